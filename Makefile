@@ -1,0 +1,36 @@
+# Reproducible builds: no FMA fusion (GOAMD64=v1), no VCS stamping.
+export GOAMD64 := v1
+export GOFLAGS := -buildvcs=false
+GO ?= go
+
+.PHONY: all test fmt-check vet fix-check unit bench nadb clean
+
+all: test
+
+## test: format check, vet, modernizer check and every unit test (under 10 minutes on 2 cores)
+test: fmt-check vet fix-check unit
+
+fmt-check:
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+fix-check:
+	@out=$$($(GO) fix -diff ./... 2>&1); \
+	if [ -n "$$out" ]; then echo "go fix would change:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test -count=1 ./...
+
+## bench: every benchmark, one core and two (compare runs with benchstat)
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x -cpu 1,2 ./...
+
+## nadb: build the command into bin/
+nadb:
+	$(GO) build -o bin/nadb ./cmd/nadb
+
+clean:
+	rm -rf bin

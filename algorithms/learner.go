@@ -1,0 +1,109 @@
+package algorithms
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Learner is an active contextual dueling-bandit learner over a fixed Pool
+// (Algorithm Neural-ADB and every baseline). The loop that drives it is:
+//
+//	for t := 1..T { q := l.Select(); y := oracle(q); l.Observe(q, y) }
+//	π := l.Policy(nil)
+//
+// Learners are not safe for concurrent use; independent learners are.
+type Learner interface {
+	// Select returns the next query; it must be valid for the pool.
+	Select() Query
+	// Observe records the answer y to q (q as returned by Select).
+	Observe(q Query, y Feedback)
+	// Policy writes the learned policy π(c) for every context into dst
+	// (length Contexts, allocated if nil) and returns it.
+	Policy(dst []int) []int
+}
+
+// Scorer is implemented by learners whose model assigns a utility estimate to
+// any feature vector, so that they can be evaluated on contexts they never saw
+// (held-out users). x holds rows of Pool.Dim features.
+type Scorer interface {
+	Score(dst, x []float64) []float64
+}
+
+// Env is everything a learner is built from.
+type Env struct {
+	Pool   *Pool
+	Config Config
+	Seed   uint64 // all of the learner's randomness derives from it
+}
+
+// Factory builds a learner; it returns an error for unusable settings.
+type Factory func(Env) (Learner, error)
+
+// Algorithm is a registry entry.
+type Algorithm struct {
+	Name        string
+	Description string // one line
+	New         Factory
+}
+
+var registry = struct {
+	sync.Mutex
+	m map[string]Algorithm
+}{m: map[string]Algorithm{}}
+
+// Register adds an algorithm under a unique name. It panics on a duplicate or
+// empty name; call it from an init function in the algorithm's own file.
+func Register(name, description string, f Factory) {
+	registry.Lock()
+	defer registry.Unlock()
+	if name == "" || strings.ContainsAny(name, " \t\n,") {
+		panic(fmt.Sprintf("algorithms: invalid name %q", name))
+	}
+	if _, dup := registry.m[name]; dup {
+		panic("algorithms: duplicate registration of " + name)
+	}
+	registry.m[name] = Algorithm{Name: name, Description: description, New: f}
+}
+
+// Names returns every registered name, sorted.
+func Names() []string {
+	registry.Lock()
+	defer registry.Unlock()
+	names := make([]string, 0, len(registry.m))
+	for n := range registry.m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup returns the named algorithm.
+func Lookup(name string) (Algorithm, error) {
+	registry.Lock()
+	a, ok := registry.m[name]
+	registry.Unlock()
+	if !ok {
+		return Algorithm{}, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return a, nil
+}
+
+// New validates env and builds the named learner.
+func New(name string, env Env) (Learner, error) {
+	a, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if env.Pool == nil {
+		return nil, fmt.Errorf("%s: no pool", name)
+	}
+	if err := env.Pool.Validate(); err != nil {
+		return nil, err
+	}
+	if err := env.Config.Validate(); err != nil {
+		return nil, err
+	}
+	return a.New(env)
+}

@@ -1,0 +1,119 @@
+package algorithms
+
+import (
+	"fmt"
+
+	"github.com/neural-adb/nadb/internal/gram"
+	"github.com/neural-adb/nadb/internal/mlp"
+)
+
+// denseKernelMaxRows bounds the pool size (Contexts·Arms) for which the kernel
+// of the gradient features is precomputed as a dense matrix (8·rows² bytes,
+// 288 MB at the bound); larger pools compute columns on demand.
+const denseKernelMaxRows = 6000
+
+// NeuralModel is the reward-model machinery shared by the neural learners: the
+// MLP h(·;θ) trained on Bradley–Terry duels (eq. 2), its gradient features
+// φ = g(·;θ0)/√w, and optionally the exact confidence state V (eqs. 3 and 6).
+// Learners in this package embed it; learners added elsewhere may use it via
+// NewNeuralModel.
+type NeuralModel struct {
+	Pool *Pool
+	Cfg  Config
+	Net  *mlp.Net
+	// Conf holds Q_c = Φ_c V⁻¹ Φ_cᵀ for every context; nil when not requested.
+	Conf *gram.Confidence
+	// H holds h(x_n;θ_t) for every pool row, refreshed after every retrain.
+	H []float64
+
+	trainer *mlp.Trainer
+	feat    *mlp.Features
+	prio    []int32
+	duels   int
+	sigmaK  float64 // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
+}
+
+// NewNeuralModel builds the network at θ0 from the stream (env.Seed, 1) and,
+// if withConfidence, the gradient features and the confidence state at V0.
+func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
+	cfg := env.Config
+	p := env.Pool
+	arch := mlp.Arch{In: p.Dim, Width: cfg.Width, Depth: cfg.Depth, Bias: cfg.Bias}
+	net := mlp.NewNet(arch)
+	init, err := mlp.ParseInit(cfg.Init)
+	if err != nil {
+		return nil, fmt.Errorf("config: init: %w", err)
+	}
+	if err := net.Initialize(init, cfg.InitScale, NewStream(env.Seed, streamInit)); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	tc := mlp.TrainConfig{
+		Optimizer: mlp.Optimizer(cfg.Optimizer), LearningRate: cfg.LearningRate, Steps: cfg.Steps,
+		Reset: cfg.Reset, KeepMoments: cfg.KeepMoments, BatchSize: cfg.BatchSize,
+		LossScale: mlp.LossScale(cfg.LossScale), Regularizer: mlp.Regularizer(cfg.Regularizer), Lambda: cfg.Lambda,
+	}
+	tr, err := mlp.NewTrainer(net, p.X, tc, NewStream(env.Seed, streamTrain))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	m := &NeuralModel{
+		Pool: p, Cfg: cfg, Net: net, trainer: tr,
+		prio:   tiePriority(p.Rows(), NewStream(env.Seed, streamPolicy)),
+		sigmaK: cfg.Lambda / cfg.Kappa,
+	}
+	if cfg.SigmaWidth == "twice" {
+		m.sigmaK /= float64(cfg.Width)
+	}
+	m.H = net.Predict(nil, p.X, nil)
+	if withConfidence {
+		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
+		var k gram.Kernel
+		if p.Rows() <= denseKernelMaxRows {
+			k = &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
+		} else {
+			k = gram.NewCached(m.feat)
+		}
+		m.Conf = gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
+		m.Conf.RefreshEvery = cfg.RefreshEvery
+	}
+	return m, nil
+}
+
+// AddDuel records that arm win beat arm lose in context c and retrains the
+// network every Cfg.RetrainEvery duels (warm start unless Cfg.Reset).
+func (m *NeuralModel) AddDuel(c, win, lose int) {
+	m.trainer.Add(m.Pool.Row(c, win), m.Pool.Row(c, lose))
+	m.duels++
+	if m.duels%m.Cfg.RetrainEvery == 0 {
+		m.Retrain()
+	}
+}
+
+// Retrain runs one training round and refreshes H.
+func (m *NeuralModel) Retrain() {
+	m.trainer.Train()
+	m.Net.Predict(m.H, m.Pool.X, nil)
+}
+
+// Duels returns the number of recorded duels.
+func (m *NeuralModel) Duels() int { return m.duels }
+
+// TrainingNLL returns the mean Bradley–Terry NLL per recorded duel at θ_t.
+func (m *NeuralModel) TrainingNLL() float64 { return m.trainer.MeanNLL() }
+
+// Sigma2 returns σ²_{t−1}(c, a, b) of eq. (6).
+func (m *NeuralModel) Sigma2(c, a, b int) float64 { return m.sigmaK * m.Conf.Norm2(c, a, b) }
+
+// Scores returns h for the arms of context c (aliases H: read only).
+func (m *NeuralModel) Scores(c int) []float64 {
+	K := m.Pool.Arms
+	return m.H[c*K : (c+1)*K]
+}
+
+// Policy returns π(c) = argmax_a h(x_{c,a};θ_t) (eq. 8) for every context.
+func (m *NeuralModel) Policy(dst []int) []int {
+	return PolicyFromScores(dst, m.Pool.Contexts, m.Pool.Arms, m.H, m.prio)
+}
+
+// Score evaluates h(·;θ_t) on arbitrary feature rows.
+func (m *NeuralModel) Score(dst, x []float64) []float64 { return m.Net.Predict(dst, x, nil) }

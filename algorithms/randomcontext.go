@@ -1,0 +1,16 @@
+package algorithms
+
+// Neural-ADB's arm rule with uniformly random contexts: the comparator that
+// isolates the value of the paper's context rule (eq. 3). Not in the paper;
+// the lock-on study (measured-facts §1) uses it as the bar a context rule must
+// beat.
+
+func init() {
+	Register("neural-adb-ucb-randctx", "ours: Neural-ADB's UCB arm rule on uniformly random contexts (comparator for the context rule)",
+		func(env Env) (Learner, error) { return NewNeuralADB(env, false, RandomContext) })
+	Register("neural-adb-ts-randctx", "ours: Neural-ADB's TS arm rule on uniformly random contexts (comparator for the context rule)",
+		func(env Env) (Learner, error) { return NewNeuralADB(env, true, RandomContext) })
+}
+
+// RandomContext draws c_t uniformly from the pool.
+func RandomContext(l *NeuralADB) int { return l.Rng.IntN(l.Pool.Contexts) }

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite generated sections of README.md")
+
+// TestREADMEConfigTable keeps the README's table of choices identical to the
+// output of "nadb config -markdown", so the one place readers see every choice
+// cannot drift from the code.
+func TestREADMEConfigTable(t *testing.T) {
+	const begin, end = "<!-- config:begin", "<!-- config:end -->"
+	path := filepath.Join("..", "..", "README.md")
+	readme, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, &out, []string{"config", "-markdown"}); err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i := strings.Index(s, begin)
+	j := strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatal("README.md has no config:begin/config:end section")
+	}
+	i += strings.Index(s[i:], "\n") + 1
+	if s[i:j] == out.String() {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(s[:i]+out.String()+s[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md config table is stale; run go test ./cmd/nadb -update")
+}
+
+// TestBadInputExitsWithStatus2 builds the command and checks that each bad
+// flag or value exits with status 2 and a message naming the flag.
+func TestBadInputExitsWithStatus2(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "nadb")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-K", "1"}, "K:"},
+		{[]string{"run", "-d", "0"}, "d:"},
+		{[]string{"run", "-algo", "nope"}, "algo:"},
+		{[]string{"run", "-problem", "cube"}, "problem:"},
+		{[]string{"run", "-T", "0"}, "T:"},
+		{[]string{"run", "-T", "-5"}, "T:"},
+		{[]string{"run", "-lambda", "NaN"}, "lambda"},
+		{[]string{"run", "-nu", "Inf"}, "nu"},
+		{[]string{"run", "-width", "abc"}, "width"},
+		{[]string{"run", "-init", "zeros"}, "init"},
+		{[]string{"run", "-contexts", "0"}, "contexts:"},
+		{[]string{"run", "-nosuchflag"}, "nosuchflag"},
+		{[]string{"frobnicate"}, "frobnicate"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("nadb %v: err %v, want exit status 2", tc.args, err)
+			continue
+		}
+		if !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("nadb %v: stderr %q does not name %q", tc.args, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestRunWritesCSV runs a tiny experiment end to end through the command.
+func TestRunWritesCSV(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run.csv")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), &stdout, &stderr, []string{"run", "-d", "3", "-K", "3", "-contexts", "10", "-T", "40", "-every", "20", "-width", "8", "-out", out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "t,worst_gap,mean_gap,queried_gap,avg_regret,distinct_contexts,elapsed_s") {
+		t.Errorf("CSV:\n%s", data)
+	}
+	if !strings.Contains(stdout.String(), "worst gap") {
+		t.Errorf("no table printed:\n%s", stdout.String())
+	}
+}
+
+func TestList(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, &out, []string{"list"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"neural-adb-ucb", "neural-adb-ts"} {
+		if !strings.Contains(out.String(), name+" ") {
+			t.Errorf("nadb list does not list %s:\n%s", name, out.String())
+		}
+	}
+}

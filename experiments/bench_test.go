@@ -1,0 +1,71 @@
+package experiments
+
+import (
+	"context"
+	"testing"
+
+	"github.com/neural-adb/nadb/algorithms"
+)
+
+// paperLearner builds Neural-ADB (UCB, as written) on the paper-scale Square
+// instance (d = 20, K = 10, 300 contexts, w = 50).
+func paperLearner(b *testing.B, cfg algorithms.Config, rule func(*algorithms.NeuralADB) int) (*Problem, *algorithms.NeuralADB) {
+	prob, err := DefaultProblem().Build(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := algorithms.NewNeuralADB(algorithms.Env{Pool: prob.Pool, Config: cfg, Seed: 1}, false, rule)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return prob, l
+}
+
+// BenchmarkRound times selection + confidence update at paper scale: each
+// iteration plays 1,000 rounds (context rule over all 300 contexts, arm rule,
+// exact rank-one update of every K×K block) on a fresh learner, with training
+// switched off so that only the per-round work is measured. The learner's
+// construction (gradient features and their kernel) is excluded here and
+// included in BenchmarkPaperRun.
+func BenchmarkRound(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		rule func(*algorithms.NeuralADB) int
+	}{
+		{"paper-rule", nil},
+		{"random-contexts", func(l *algorithms.NeuralADB) int { return l.Rng.IntN(l.Pool.Contexts) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			cfg := algorithms.Default()
+			cfg.RetrainEvery = 1 << 30
+			const T = 1000
+			for b.Loop() {
+				b.StopTimer()
+				prob, l := paperLearner(b, cfg, tc.rule)
+				b.StartTimer()
+				for range T {
+					q := l.Select()
+					l.Observe(q, prob.Oracle.Answer(q))
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N*T), "ms/round")
+		})
+	}
+}
+
+// BenchmarkPaperRun times a whole paper-scale run of neural-adb-ucb (T = 1000,
+// checkpoints every 50 rounds), everything included. Run it with -cpu 1 for
+// the one-core figure.
+func BenchmarkPaperRun(b *testing.B) {
+	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts"} {
+		b.Run(algo, func(b *testing.B) {
+			spec := Spec{Algorithm: algo, Problem: DefaultProblem(), Config: algorithms.Default(), T: 1000, Every: 50, Seed: 1}
+			for b.Loop() {
+				if _, err := Run(context.Background(), spec, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
+		})
+	}
+}

@@ -1,0 +1,194 @@
+// Package conformance is the test suite every registered learner passes, in
+// the manner of gonum's testlapack: a new baseline's own test calls
+//
+//	func TestMine(t *testing.T) { conformance.Run(t, "mine", nil) }
+//
+// and gets the same checks as the paper's algorithms.
+//
+// The checks: every query is valid (context in the pool, arms in range and
+// distinct); the learner depends only on the features, its seed and the
+// answers, never on latent rewards; the same seed gives the same queries and
+// policy; the policy covers every context; K = 2 and d = 1 work; and on an easy
+// problem (linear rewards) the learned policy beats the uniformly random
+// policy's mean gap.
+package conformance
+
+import (
+	"context"
+	"testing"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments"
+)
+
+// Options adjusts the suite; nil means the defaults.
+type Options struct {
+	// Config is the learner configuration; the zero value means a small
+	// network (width 16) with every other field at its default.
+	Config *algorithms.Config
+	// T is the number of rounds of the learning check (default 400).
+	T int
+}
+
+func (o *Options) config() algorithms.Config {
+	if o != nil && o.Config != nil {
+		return *o.Config
+	}
+	c := algorithms.Default()
+	c.Width = 16
+	return c
+}
+
+func (o *Options) rounds() int {
+	if o != nil && o.T > 0 {
+		return o.T
+	}
+	return 400
+}
+
+// trace is what a learner did in one run.
+type trace struct {
+	queries []algorithms.Query
+	answers []algorithms.Feedback
+	policy  []int
+}
+
+// replay answers from a fixed list, then panics if asked for more.
+type replay struct {
+	answers []algorithms.Feedback
+	next    int
+}
+
+func (r *replay) Answer(algorithms.Query) algorithms.Feedback {
+	y := r.answers[r.next]
+	r.next++
+	return y
+}
+
+// drive runs learner name on prob for T rounds and checks every query.
+func drive(t *testing.T, name string, cfg algorithms.Config, prob *experiments.Problem, seed uint64, T int) trace {
+	t.Helper()
+	l, err := algorithms.New(name, algorithms.Env{Pool: prob.Pool, Config: cfg, Seed: seed})
+	if err != nil {
+		t.Fatalf("New(%q): %v", name, err)
+	}
+	var tr trace
+	for round := 1; round <= T; round++ {
+		q := l.Select()
+		if err := q.Validate(prob.Pool); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		y := prob.Oracle.Answer(q)
+		l.Observe(q, y)
+		tr.queries = append(tr.queries, q)
+		tr.answers = append(tr.answers, y)
+	}
+	tr.policy = l.Policy(nil)
+	if len(tr.policy) != prob.Pool.Contexts {
+		t.Fatalf("Policy returned %d entries for %d contexts", len(tr.policy), prob.Pool.Contexts)
+	}
+	for c, a := range tr.policy {
+		if a < 0 || a >= prob.Pool.Arms {
+			t.Fatalf("Policy(%d) = %d, outside [0, %d)", c, a, prob.Pool.Arms)
+		}
+	}
+	return tr
+}
+
+func problem(t *testing.T, s experiments.Synthetic, seed uint64) *experiments.Problem {
+	t.Helper()
+	if s.Theta == "" {
+		s.Theta = "sphere"
+	}
+	p, err := s.New(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func equalTraces(a, b trace) bool {
+	if len(a.queries) != len(b.queries) || len(a.policy) != len(b.policy) {
+		return false
+	}
+	for i := range a.queries {
+		if a.queries[i] != b.queries[i] {
+			return false
+		}
+	}
+	for i := range a.policy {
+		if a.policy[i] != b.policy[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Run runs the suite on the registered learner name.
+func Run(t *testing.T, name string, opts *Options) {
+	t.Helper()
+	cfg := opts.config()
+	if _, err := algorithms.Lookup(name); err != nil {
+		t.Fatal(err)
+	}
+	small := experiments.Synthetic{Function: "square", Dim: 4, Arms: 5, Contexts: 30}
+
+	t.Run("valid-queries-and-policy", func(t *testing.T) {
+		drive(t, name, cfg, problem(t, small, 1), 1, 120)
+	})
+
+	t.Run("same-seed-same-queries", func(t *testing.T) {
+		a := drive(t, name, cfg, problem(t, small, 2), 7, 100)
+		b := drive(t, name, cfg, problem(t, small, 2), 7, 100)
+		if !equalTraces(a, b) {
+			t.Fatal("two runs with the same seed made different queries or policies")
+		}
+	})
+
+	t.Run("never-sees-latent-rewards", func(t *testing.T) {
+		// Run once against the Bradley–Terry oracle, then again on the same
+		// features with other latent rewards but the same answers replayed:
+		// a learner that sees only features and answers cannot tell.
+		p1 := problem(t, small, 3)
+		a := drive(t, name, cfg, p1, 5, 100)
+		other := problem(t, experiments.Synthetic{Function: "sine", Dim: 4, Arms: 5, Contexts: 30}, 3)
+		other.Oracle = &replay{answers: a.answers}
+		if &other.Pool.X[0] == &p1.Pool.X[0] {
+			t.Fatal("test setup: pools alias")
+		}
+		b := drive(t, name, cfg, other, 5, 100)
+		if !equalTraces(a, b) {
+			t.Fatal("with the same features and answers but other latent rewards the learner behaved differently")
+		}
+	})
+
+	t.Run("two-arms", func(t *testing.T) {
+		drive(t, name, cfg, problem(t, experiments.Synthetic{Function: "square", Dim: 3, Arms: 2, Contexts: 10}, 4), 1, 60)
+	})
+
+	t.Run("one-dimension", func(t *testing.T) {
+		drive(t, name, cfg, problem(t, experiments.Synthetic{Function: "square", Dim: 1, Arms: 4, Contexts: 10}, 5), 1, 60)
+	})
+
+	t.Run("beats-random-policy", func(t *testing.T) {
+		// Linear rewards on a small pool: every learner's model class contains
+		// them. Averaged over three seeds, the final mean gap must be below
+		// 80% of the uniformly random policy's expected mean gap.
+		easy := experiments.Synthetic{Function: "linear", Dim: 3, Arms: 4, Contexts: 20, Theta: "sphere"}
+		var got, random float64
+		for seed := uint64(1); seed <= 3; seed++ {
+			p := problem(t, easy, 10+seed)
+			spec := experiments.Spec{Algorithm: name, Config: cfg, T: opts.rounds(), Every: opts.rounds(), Seed: seed}
+			res, err := experiments.RunProblem(context.Background(), spec, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += res.Checkpoints[len(res.Checkpoints)-1].MeanGap / 3
+			random += p.Evaluator.(*experiments.Latent).RandomPolicyGap() / 3
+		}
+		t.Logf("mean gap %.4f, uniformly random policy %.4f", got, random)
+		if got >= 0.8*random {
+			t.Errorf("mean gap %.4f is not below 80%% of the random policy's %.4f", got, random)
+		}
+	})
+}

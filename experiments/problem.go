@@ -1,0 +1,224 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/neural-adb/nadb/algorithms"
+)
+
+// Oracle answers duels: the labeller of the paper's Section 2. Simulated
+// oracles draw y from a preference model; recorded ones replay human answers.
+type Oracle interface {
+	Answer(q algorithms.Query) algorithms.Feedback
+}
+
+// Evaluator measures a policy with knowledge the learner does not have.
+type Evaluator interface {
+	// Gaps writes the sub-optimality gap max_a f(c,a) − f(c,π(c)) of every
+	// evaluation context into dst and returns it.
+	Gaps(dst []float64, policy []int) []float64
+	// Regret returns the instantaneous regret of a query,
+	// f(c,a*) − (f(c,a1) + f(c,a2))/2 (Section 3.3).
+	Regret(q algorithms.Query) float64
+}
+
+// Problem is one instance: what the learner sees (Pool) and what only the
+// experimenter sees (Oracle, Evaluator).
+type Problem struct {
+	Name      string
+	Pool      *algorithms.Pool
+	Oracle    Oracle
+	Evaluator Evaluator
+}
+
+// Random streams of the experiment side, disjoint from the learners' (< 100).
+const (
+	streamProblem  = 101 // pool features and θ
+	streamFeedback = 102 // Bradley–Terry draws
+)
+
+// Functions are the synthetic latent rewards.
+var Functions = []string{"square", "sine", "cosine", "linear"}
+
+// ThetaDraws are the ways θ can be drawn.
+var ThetaDraws = []string{"sphere", "gaussian", "uniform"}
+
+// Synthetic describes a synthetic problem of the paper's Section 4.
+type Synthetic struct {
+	// Function is the latent reward of z = xᵀθ:
+	// square 10z² and sine 2 sin z (the paper's), cosine cos 3z (NeuralUCB's
+	// h3), and linear 5z (ours: an easy sanity problem every learner can fit).
+	Function string
+	Dim      int // d
+	Arms     int // K
+	Contexts int // |C|, the fixed pool size (paper: most plausibly 300)
+	// Theta is how θ is drawn: "sphere" uniform on the unit sphere (default,
+	// the neural-bandit convention), "gaussian" N(0, I_d) unnormalised, or
+	// "uniform" U(−1,1)^d unnormalised.
+	Theta string
+}
+
+// Validate reports the first invalid field, named as the nadb flag.
+func (s Synthetic) Validate() error {
+	switch {
+	case !slices.Contains(Functions, s.Function):
+		return fmt.Errorf("problem: unknown function %q (want one of %v)", s.Function, Functions)
+	case s.Dim < 1:
+		return fmt.Errorf("d: feature dimension must be ≥ 1, got %d", s.Dim)
+	case s.Arms < 2:
+		return fmt.Errorf("K: need at least 2 arms per context to form a duel, got %d", s.Arms)
+	case s.Contexts < 1:
+		return fmt.Errorf("contexts: need at least 1 context, got %d", s.Contexts)
+	case !slices.Contains(ThetaDraws, s.Theta):
+		return fmt.Errorf("theta: unknown draw %q (want one of %v)", s.Theta, ThetaDraws)
+	}
+	return nil
+}
+
+// New draws the instance for seed: x_{c,a} ~ U(−1,1)^d and θ from the stream
+// (seed, 101), Bradley–Terry feedback from the stream (seed, 102).
+func (s Synthetic) New(seed uint64) (*Problem, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, streamProblem))
+	rows := s.Contexts * s.Arms
+	x := make([]float64, rows*s.Dim)
+	for i := range x {
+		x[i] = 2*rng.Float64() - 1
+	}
+	theta := make([]float64, s.Dim)
+	switch s.Theta {
+	case "sphere":
+		norm := 0.0
+		for i := range theta {
+			theta[i] = rng.NormFloat64()
+			norm += theta[i] * theta[i]
+		}
+		norm = math.Sqrt(norm)
+		for i := range theta {
+			theta[i] /= norm
+		}
+	case "gaussian":
+		for i := range theta {
+			theta[i] = rng.NormFloat64()
+		}
+	case "uniform":
+		for i := range theta {
+			theta[i] = 2*rng.Float64() - 1
+		}
+	}
+	f := make([]float64, rows)
+	for n := range f {
+		z := 0.0
+		for i, t := range theta {
+			z += x[n*s.Dim+i] * t
+		}
+		switch s.Function {
+		case "square":
+			f[n] = 10 * z * z
+		case "sine":
+			f[n] = 2 * math.Sin(z)
+		case "cosine":
+			f[n] = math.Cos(3 * z)
+		case "linear":
+			f[n] = 5 * z
+		}
+	}
+	pool, err := algorithms.NewPool(s.Contexts, s.Arms, s.Dim, x)
+	if err != nil {
+		return nil, err
+	}
+	lat := &Latent{Arms: s.Arms, F: f}
+	return &Problem{
+		Name:      s.Function,
+		Pool:      pool,
+		Oracle:    &BradleyTerry{Latent: lat, Rng: rand.New(rand.NewPCG(seed, streamFeedback))},
+		Evaluator: lat,
+	}, nil
+}
+
+// Latent holds the latent reward f(x_{c,a}) of every pool row and evaluates
+// policies with it.
+type Latent struct {
+	Arms int
+	F    []float64 // row c·Arms + a
+}
+
+// Best returns max_a f(c,a).
+func (l *Latent) Best(c int) float64 {
+	return slices.Max(l.F[c*l.Arms : (c+1)*l.Arms])
+}
+
+// RandomPolicyGap returns the expected mean gap over the pool of the uniformly
+// random policy, mean_c (max_a f(c,a) − mean_a f(c,a)): the level a learner
+// must beat to have learned anything.
+func (l *Latent) RandomPolicyGap() float64 {
+	contexts := len(l.F) / l.Arms
+	s := 0.0
+	for c := range contexts {
+		fc := l.F[c*l.Arms : (c+1)*l.Arms]
+		mean := 0.0
+		for _, v := range fc {
+			mean += v
+		}
+		s += slices.Max(fc) - mean/float64(l.Arms)
+	}
+	return s / float64(contexts)
+}
+
+// Gaps implements Evaluator.
+func (l *Latent) Gaps(dst []float64, policy []int) []float64 {
+	if dst == nil {
+		dst = make([]float64, len(policy))
+	}
+	for c, a := range policy {
+		dst[c] = l.Best(c) - l.F[c*l.Arms+a]
+	}
+	return dst
+}
+
+// Regret implements Evaluator.
+func (l *Latent) Regret(q algorithms.Query) float64 {
+	k := q.Context * l.Arms
+	return l.Best(q.Context) - (l.F[k+q.Arm1]+l.F[k+q.Arm2])/2
+}
+
+// KappaMu returns κ_μ = min over contexts and arm pairs of μ'(f(c,a) − f(c,b))
+// (Assumption 1), the constant the paper leaves unstated.
+func (l *Latent) KappaMu() float64 {
+	k := math.Inf(1)
+	for c := 0; c < len(l.F)/l.Arms; c++ {
+		fc := l.F[c*l.Arms : (c+1)*l.Arms]
+		lo, hi := slices.Min(fc), slices.Max(fc)
+		s := sigmoid(hi - lo) // μ' is smallest at the largest |difference|
+		k = math.Min(k, s*(1-s))
+	}
+	return k
+}
+
+// BradleyTerry answers y = 1 with probability μ(f(x_{c,a1}) − f(x_{c,a2})).
+type BradleyTerry struct {
+	Latent *Latent
+	Rng    *rand.Rand
+}
+
+// Answer implements Oracle.
+func (b *BradleyTerry) Answer(q algorithms.Query) algorithms.Feedback {
+	k := q.Context * b.Latent.Arms
+	if b.Rng.Float64() < sigmoid(b.Latent.F[k+q.Arm1]-b.Latent.F[k+q.Arm2]) {
+		return algorithms.Arm1Won
+	}
+	return algorithms.Arm2Won
+}
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}

@@ -1,0 +1,39 @@
+// Package gram keeps the exact confidence algebra of Neural-ADB (paper
+// Section 3.2): for a pool of N contexts × K arms with feature rows φ_n and the
+// Gram matrix
+//
+//	V_t = a·I_p + Σ_{s≤t} ψ_s ψ_sᵀ,   ψ_s = φ_{i_s} − φ_{j_s},   a = λ/κ_μ,
+//
+// it maintains, for every context c, the K×K block Q_c = Φ_c V_t⁻¹ Φ_cᵀ, so
+// that every pair norm ‖φ_{c,a} − φ_{c,b}‖²_{V⁻¹} = Q_aa + Q_bb − 2Q_ab is
+// available each round in O(1).
+//
+// # Convention for the 1/w factor
+//
+// The paper writes V_{t} = (λ/κ)I + Σ z_s z_sᵀ/w with z_s a difference of raw
+// gradients g(·;θ0). This package works with the scaled features
+// φ = g(·;θ0)/√w throughout, so ψ_s = z_s/√w and the 1/w of V is absorbed into
+// the features exactly once. The caller supplies the kernel of those scaled
+// features (mlp.Features with Scale = 1/w). Whether σ² then carries a second
+// 1/w is the caller's choice (algorithms.Config.SigmaWidth).
+//
+// # The kernel route
+//
+// Nothing of size p is formed. With K0 = ΦΦᵀ (the kernel of the features, in
+// closed form from package mlp) the Sherman–Morrison update of V⁻¹ becomes an
+// update of its N×N image M_t = Φ V_t⁻¹ Φᵀ:
+//
+//	r_t = M_{t−1} ψ-column = (K0[:,i] − K0[:,j])/a − Σ_{s<t} r̃_s (r̃_s[i] − r̃_s[j]),
+//	γ_t = 1 + r_t[i] − r_t[j] = 1 + ψ_tᵀ V_{t−1}⁻¹ ψ_t,   r̃_t = r_t/√γ_t,
+//	M_t = M_{t−1} − r̃_t r̃_tᵀ,
+//
+// O(N·t) per round for r_t plus O(N·K) to update every block. The vectors r̃_s
+// are the columns of (1/√a)·B L⁻ᵀ where B = ΦΨ and L Lᵀ = a·I_t + ΨᵀΨ: the
+// recursion is a left-looking Cholesky factorisation of the t×t dual Gram
+// matrix, one column per round, so its rounding errors are those of a
+// backward-stable Cholesky. Refresh recomputes all r̃_s and blocks from
+// scratch by a blocked Cholesky of that t×t matrix (O(t³ + N·t²)); a refresh
+// every RefreshEvery updates bounds any accumulated drift.
+//
+// Norms only shrink as V grows, so stale norms are upper bounds.
+package gram

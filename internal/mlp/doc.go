@@ -1,0 +1,51 @@
+// Package mlp is the reward model of Neural-ADB (paper Section 3.1): a fully
+// connected ReLU network h(x;θ) with hand-written batch back-propagation, the
+// Bradley–Terry training loss of eq. (2), plain gradient descent and Adam, and
+// the gradient features g(x;θ0) at the initial parameters together with their
+// closed-form inner products (the empirical neural tangent kernel).
+//
+// # Network
+//
+// With L = Arch.Depth hidden layers of width w = Arch.Width,
+//
+//	h_0 = x,  h_l = ReLU(W_l h_{l-1} [+ b_l]),  h(x;θ) = vᵀ h_L [+ b_out],
+//
+// W_1 ∈ R^{w×d}, W_l ∈ R^{w×w}. Without biases (the default, matching the paper's
+// count) the number of parameters is p = dw + (L−1)w² + w; for d = 20, w = 50,
+// L = 2 that is 3,550. θ is stored flat in the order W_1, [b_1], …, W_L, [b_L],
+// v, [b_out], each matrix row-major.
+//
+// # Gradient features and their kernel
+//
+// Back-propagating a unit output gradient gives per-layer signals
+// δ_L = v ∘ 1[h_L > 0] and δ_l = (W_{l+1}ᵀ δ_{l+1}) ∘ 1[h_l > 0]. The gradient
+// with respect to W_l is δ_l h_{l-1}ᵀ, so the inner product of two gradients is
+//
+//	⟨g(x;θ), g(x';θ)⟩ = h_L·h_L' + Σ_l (δ_l·δ_l')(h_{l-1}·h_{l-1}')  [+ Σ_l δ_l·δ_l' + 1 with biases],
+//
+// computed in O(d + Lw) per pair without forming the p-vectors. Features
+// computes these signals once for every pool vector; Entry, ColumnTo and GramTo
+// evaluate the inner products of φ = g(x;θ0)/√w.
+//
+// # Initialisation
+//
+// InitMirrored (default) is the mirrored Gaussian initialisation of Zhang et
+// al. (2021, Algorithm 1) adapted to non-mirrored inputs: W_1 = [A; A],
+// W_l = diag(B, B), v = [u; −u] with A, B ~ N(0, 4/w) and u ~ N(0, 2/w), so that
+// h(x;θ0) = 0 for every x. The network records that it sits at such a θ0 and
+// returns exactly 0 there instead of the ~1e-16 floating-point residue, so that
+// greedy choices at θ0 are decided by the caller's seeded tie-breaking and not by
+// rounding. Alternatives: InitHe (N(0, 2/fan_in)), InitGaussian (N(0, s²), the
+// scale of the closest public relative when s = 1), InitUniform (PyTorch's
+// default U(−1/√fan_in, 1/√fan_in)).
+//
+// # Loss
+//
+// The training loss is L(θ) = S · Σ_s −log μ(h(x_{s,w}) − h(x_{s,l})) + R(θ) with
+// μ the logistic function, S = 1 ("sum", default), 1/n ("mean") or 1/w ("width",
+// eq. 1 as printed), and R(θ) = λ‖θ‖² (the practical regulariser of Appendix B,
+// default) or (λ/2)‖θ − θ0‖² (eq. 2). Repeated pool vectors are forwarded once
+// per step; the result is the same sum evaluated in a different order.
+//
+// Shape mismatches and invalid arguments are programmer errors and panic.
+package mlp

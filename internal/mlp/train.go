@@ -1,0 +1,341 @@
+package mlp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Optimizer names a training algorithm.
+type Optimizer string
+
+// Optimisers.
+const (
+	Adam Optimizer = "adam" // Kingma & Ba, β = (0.9, 0.999), ε = 1e-8 (default)
+	GD   Optimizer = "gd"   // plain gradient descent
+)
+
+// LossScale names the factor S in front of the summed negative log-likelihood.
+type LossScale string
+
+// Loss scales.
+const (
+	ScaleSum   LossScale = "sum"   // S = 1 (default)
+	ScaleMean  LossScale = "mean"  // S = 1/n, n the number of pairs
+	ScaleWidth LossScale = "width" // S = 1/w, eq. (2) as printed
+)
+
+// Regularizer names the penalty R(θ).
+type Regularizer string
+
+// Regularisers.
+const (
+	RegTheta  Regularizer = "theta"  // λ‖θ‖², the practical choice of Appendix B (default)
+	RegTheta0 Regularizer = "theta0" // (λ/2)‖θ − θ0‖², eq. (2)
+)
+
+// TrainConfig configures a Trainer. The zero value is not valid; see
+// DefaultTrainConfig.
+type TrainConfig struct {
+	Optimizer    Optimizer
+	LearningRate float64
+	Steps        int         // gradient steps per call to Train
+	Reset        bool        // restart from θ0 at every Train (false: warm start)
+	KeepMoments  bool        // keep Adam's moment estimates across calls to Train
+	BatchSize    int         // pairs per step; 0 means the full data set
+	LossScale    LossScale   // S
+	Regularizer  Regularizer // R
+	Lambda       float64     // λ in R
+}
+
+// DefaultTrainConfig returns the defaults documented in the package.
+func DefaultTrainConfig() TrainConfig {
+	return TrainConfig{Optimizer: Adam, LearningRate: 1e-3, Steps: 50, LossScale: ScaleSum, Regularizer: RegTheta, Lambda: 1}
+}
+
+// Validate reports the first invalid field.
+func (c TrainConfig) Validate() error {
+	switch {
+	case c.Optimizer != Adam && c.Optimizer != GD:
+		return fmt.Errorf("unknown optimizer %q (want adam or gd)", c.Optimizer)
+	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
+		return fmt.Errorf("learning rate %v must be positive and finite", c.LearningRate)
+	case c.Steps < 0:
+		return fmt.Errorf("steps %d must be ≥ 0", c.Steps)
+	case c.BatchSize < 0:
+		return fmt.Errorf("batch size %d must be ≥ 0 (0 = full batch)", c.BatchSize)
+	case c.LossScale != ScaleSum && c.LossScale != ScaleMean && c.LossScale != ScaleWidth:
+		return fmt.Errorf("unknown loss scale %q (want sum, mean or width)", c.LossScale)
+	case c.Regularizer != RegTheta && c.Regularizer != RegTheta0:
+		return fmt.Errorf("unknown regularizer %q (want theta or theta0)", c.Regularizer)
+	case !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0):
+		return fmt.Errorf("lambda %v must be ≥ 0 and finite", c.Lambda)
+	}
+	return nil
+}
+
+// Pair is a duel outcome between two rows of the trainer's input set.
+type Pair struct{ Win, Lose int }
+
+// Trainer fits a Net to Bradley–Terry duel outcomes between rows of a fixed
+// input set (the pool), minimising the loss of the package documentation.
+type Trainer struct {
+	Net    *Net
+	Config TrainConfig
+
+	x      []float64 // pool rows × In
+	rows   int
+	theta0 []float64
+	pairs  []Pair
+	slot   []int32 // pool row → position in uniq, −1 if absent (full batch)
+	uniq   []int
+	rng    *rand.Rand // mini-batch sampling
+
+	m, v  []float64 // Adam moments
+	t     int       // Adam step count
+	grad  []float64
+	c     []float64
+	batch *Batch
+	zero  bool // the net sat at a mirrored θ0 when the trainer was made
+}
+
+// NewTrainer returns a trainer for net over the pool rows x (rows × In). θ0 is
+// the network's current θ. rng drives mini-batch sampling only.
+func NewTrainer(net *Net, x []float64, cfg TrainConfig, rng *rand.Rand) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	rows := len(x) / net.Arch.In
+	if len(x) != rows*net.Arch.In {
+		panic("mlp: NewTrainer input is not a whole number of rows")
+	}
+	slot := make([]int32, rows)
+	for i := range slot {
+		slot[i] = -1
+	}
+	p := len(net.Theta)
+	return &Trainer{
+		Net: net, Config: cfg, x: x, rows: rows,
+		theta0: append([]float64(nil), net.Theta...),
+		slot:   slot, rng: rng,
+		m: make([]float64, p), v: make([]float64, p), grad: make([]float64, p),
+		batch: NewBatch(net.Arch, 16),
+		zero:  net.zeroAtInit,
+	}, nil
+}
+
+// Add records that pool row win beat pool row lose.
+func (tr *Trainer) Add(win, lose int) {
+	if win < 0 || win >= tr.rows || lose < 0 || lose >= tr.rows {
+		panic("mlp: Trainer.Add row out of range")
+	}
+	tr.pairs = append(tr.pairs, Pair{win, lose})
+	for _, r := range [2]int{win, lose} {
+		if tr.slot[r] < 0 {
+			tr.slot[r] = int32(len(tr.uniq))
+			tr.uniq = append(tr.uniq, r)
+		}
+	}
+}
+
+// Len returns the number of recorded pairs.
+func (tr *Trainer) Len() int { return len(tr.pairs) }
+
+// Theta0 returns the initial parameters (not to be modified).
+func (tr *Trainer) Theta0() []float64 { return tr.theta0 }
+
+// Train runs Config.Steps optimisation steps on the recorded pairs and returns
+// the loss at the parameters it ends with (full data set).
+func (tr *Trainer) Train() float64 {
+	cfg := tr.Config
+	if cfg.Reset {
+		copy(tr.Net.Theta, tr.theta0)
+		tr.Net.zeroAtInit = tr.zero
+	}
+	if !cfg.KeepMoments || cfg.Reset {
+		clear(tr.m)
+		clear(tr.v)
+		tr.t = 0
+	}
+	if len(tr.pairs) == 0 {
+		return tr.Loss()
+	}
+	for range cfg.Steps {
+		if cfg.BatchSize > 0 && cfg.BatchSize < len(tr.pairs) {
+			tr.miniBatchGrad()
+		} else {
+			tr.lossGrad(tr.pairs, tr.uniq, tr.slot, true)
+		}
+		tr.step()
+	}
+	return tr.Loss()
+}
+
+// Loss returns the training loss on all recorded pairs at the current θ.
+func (tr *Trainer) Loss() float64 {
+	return tr.lossGrad(tr.pairs, tr.uniq, tr.slot, false)
+}
+
+// MeanNLL returns the mean negative log-likelihood per recorded pair at the
+// current θ, without the regulariser: log 2 ≈ 0.693 for a constant model.
+func (tr *Trainer) MeanNLL() float64 {
+	if len(tr.pairs) == 0 {
+		return math.Log(2)
+	}
+	b := tr.forward(tr.uniq)
+	nll := 0.0
+	for _, p := range tr.pairs {
+		nll += softplus(b.Out[tr.slot[p.Lose]] - b.Out[tr.slot[p.Win]])
+	}
+	return nll / float64(len(tr.pairs))
+}
+
+// forward evaluates the network on the listed pool rows.
+func (tr *Trainer) forward(uniq []int) *Batch {
+	a := tr.Net.Arch
+	b := tr.batch
+	b.Resize(a, len(uniq))
+	for k, r := range uniq {
+		copy(b.Input(a, k), tr.x[r*a.In:(r+1)*a.In])
+	}
+	tr.Net.Forward(b)
+	return b
+}
+
+func (tr *Trainer) miniBatchGrad() {
+	n := tr.Config.BatchSize
+	sel := make([]Pair, n)
+	var uniq []int
+	slot := map[int]int32{}
+	for i := range sel {
+		p := tr.pairs[tr.rng.IntN(len(tr.pairs))]
+		sel[i] = p
+		for _, r := range [2]int{p.Win, p.Lose} {
+			if _, ok := slot[r]; !ok {
+				slot[r] = int32(len(uniq))
+				uniq = append(uniq, r)
+			}
+		}
+	}
+	s := make([]int32, tr.rows)
+	for r, k := range slot {
+		s[r] = k
+	}
+	// The loss of a mini-batch is scaled to estimate the full-data sum.
+	tr.lossGradScaled(sel, uniq, s, true, float64(len(tr.pairs))/float64(n))
+}
+
+func (tr *Trainer) lossGrad(pairs []Pair, uniq []int, slot []int32, wantGrad bool) float64 {
+	return tr.lossGradScaled(pairs, uniq, slot, wantGrad, 1)
+}
+
+// lossGradScaled evaluates the loss (and, if wantGrad, its gradient into
+// tr.grad) over pairs whose rows are listed once in uniq; slot maps a pool row
+// to its position in uniq. weight multiplies the likelihood term.
+func (tr *Trainer) lossGradScaled(pairs []Pair, uniq []int, slot []int32, wantGrad bool, weight float64) float64 {
+	net := tr.Net
+	a := net.Arch
+	b := tr.forward(uniq)
+	s := weight
+	switch tr.Config.LossScale {
+	case ScaleMean:
+		s /= float64(len(tr.pairs))
+	case ScaleWidth:
+		s /= float64(a.Width)
+	}
+	if cap(tr.c) < len(uniq) {
+		tr.c = make([]float64, len(uniq), 2*len(uniq))
+	}
+	c := tr.c[:len(uniq)]
+	clear(c)
+	nll := 0.0
+	for _, p := range pairs {
+		iw, il := slot[p.Win], slot[p.Lose]
+		diff := b.Out[iw] - b.Out[il]
+		nll += softplus(-diff)
+		g := s * sigmoid(-diff) // −∂/∂diff of −log μ(diff)
+		c[iw] -= g
+		c[il] += g
+	}
+	loss := s * nll
+	lam := tr.Config.Lambda
+	theta := net.Theta
+	switch tr.Config.Regularizer {
+	case RegTheta:
+		loss += lam * dot(theta, theta)
+	case RegTheta0:
+		r := 0.0
+		for i, t := range theta {
+			d := t - tr.theta0[i]
+			r += d * d
+		}
+		loss += lam / 2 * r
+	}
+	if !wantGrad {
+		return loss
+	}
+	g := tr.grad
+	switch tr.Config.Regularizer {
+	case RegTheta:
+		for i, t := range theta {
+			g[i] = 2 * lam * t
+		}
+	case RegTheta0:
+		for i, t := range theta {
+			g[i] = lam * (t - tr.theta0[i])
+		}
+	}
+	net.Backward(b, c, g)
+	return loss
+}
+
+func (tr *Trainer) step() {
+	theta := tr.Net.Theta
+	g := tr.grad
+	lr := tr.Config.LearningRate
+	switch tr.Config.Optimizer {
+	case GD:
+		for i := range theta {
+			theta[i] -= lr * g[i]
+		}
+	case Adam:
+		const b1, b2, eps = 0.9, 0.999, 1e-8
+		tr.t++
+		c1 := 1 - math.Pow(b1, float64(tr.t))
+		c2 := 1 - math.Pow(b2, float64(tr.t))
+		for i := range theta {
+			gi := g[i]
+			tr.m[i] = b1*tr.m[i] + (1-b1)*gi
+			tr.v[i] = b2*tr.v[i] + (1-b2)*gi*gi
+			theta[i] -= lr * (tr.m[i] / c1) / (math.Sqrt(tr.v[i]/c2) + eps)
+		}
+	}
+	tr.Net.zeroAtInit = false
+}
+
+// LossGrad returns the full-data loss and writes its gradient into dst; it is
+// exported for checks against finite differences.
+func (tr *Trainer) LossGrad(dst []float64) float64 {
+	l := tr.lossGrad(tr.pairs, tr.uniq, tr.slot, true)
+	copy(dst, tr.grad)
+	return l
+}
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// softplus returns log(1 + e^x) without overflow.
+func softplus(x float64) float64 {
+	if x > 0 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}
+
+// Sigmoid is the logistic link μ.
+func Sigmoid(x float64) float64 { return sigmoid(x) }
