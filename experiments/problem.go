@@ -25,6 +25,15 @@ type Evaluator interface {
 	Regret(q algorithms.Query) float64
 }
 
+// ExtraEvaluator is implemented by evaluators that report metrics beyond the
+// standard columns (for example accuracy on held-out users, which needs the
+// learner's model and not only its policy on the pool). Extra is called at
+// every checkpoint and must return one value per column.
+type ExtraEvaluator interface {
+	ExtraColumns() []string
+	Extra(dst []float64, l algorithms.Learner) []float64
+}
+
 // Problem is one instance: what the learner sees (Pool) and what only the
 // experimenter sees (Oracle, Evaluator).
 type Problem struct {

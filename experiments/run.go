@@ -13,25 +13,6 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 )
 
-// ProblemSpec names a problem and its size.
-type ProblemSpec struct {
-	Name     string `json:"problem"`  // square, sine or cosine
-	Dim      int    `json:"d"`        // feature dimension
-	Arms     int    `json:"K"`        // arms per context
-	Contexts int    `json:"contexts"` // pool size
-	Theta    string `json:"theta"`    // how θ is drawn (see Synthetic.Theta)
-}
-
-// DefaultProblem is the paper's main setting: Square, d = 20, K = 10, 300 contexts.
-func DefaultProblem() ProblemSpec {
-	return ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere"}
-}
-
-// Build draws the problem instance for seed.
-func (p ProblemSpec) Build(seed uint64) (*Problem, error) {
-	return Synthetic{Function: p.Name, Dim: p.Dim, Arms: p.Arms, Contexts: p.Contexts, Theta: p.Theta}.New(seed)
-}
-
 // Spec is one complete, deterministic run: the same Spec gives the same
 // result bytes (apart from elapsed time).
 type Spec struct {
@@ -47,6 +28,9 @@ type Spec struct {
 func (s Spec) Validate() error {
 	if _, err := algorithms.Lookup(s.Algorithm); err != nil {
 		return fmt.Errorf("algo: %w", err)
+	}
+	if err := s.Problem.Validate(); err != nil {
+		return err
 	}
 	if s.T <= 0 {
 		return fmt.Errorf("T: number of rounds must be positive, got %d", s.T)
@@ -67,6 +51,7 @@ type Checkpoint struct {
 	Distinct   int     // distinct contexts queried so far
 	Elapsed    float64 // seconds since the run started
 	TopShare   float64 // share of rounds spent on the most-queried context (NaN at t = 0)
+	Extra      []float64 // values of Result.ExtraColumns, if the evaluator has any
 }
 
 // Columns is the CSV header of a run.
@@ -78,6 +63,8 @@ type Result struct {
 	Checkpoints []Checkpoint
 	// Counts[c] is how often context c was queried.
 	Counts []int
+	// ExtraColumns names Checkpoint.Extra (from an ExtraEvaluator).
+	ExtraColumns []string
 }
 
 // Run executes spec, calling onCheckpoint (if not nil) as each checkpoint is
@@ -101,6 +88,10 @@ func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func
 		return nil, err
 	}
 	res := &Result{Spec: spec, Counts: make([]int, prob.Pool.Contexts)}
+	extra, _ := prob.Evaluator.(ExtraEvaluator)
+	if extra != nil {
+		res.ExtraColumns = extra.ExtraColumns()
+	}
 	var (
 		policy []int
 		gaps   []float64
@@ -124,6 +115,9 @@ func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func
 			cp.QueriedGap = qsum / float64(t)
 			cp.AvgRegret = regret / float64(t)
 			cp.TopShare = float64(top) / float64(t)
+		}
+		if extra != nil {
+			cp.Extra = extra.Extra(nil, learner)
 		}
 		cp.Elapsed = time.Since(start).Seconds()
 		res.Checkpoints = append(res.Checkpoints, cp)
@@ -153,17 +147,22 @@ func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func
 	return res, nil
 }
 
-// WriteCSV writes the checkpoints with the Columns header. Numbers use the
-// shortest representation that round-trips, so equal results give equal bytes.
-func WriteCSV(w io.Writer, cps []Checkpoint) error {
+// WriteCSV writes the result's checkpoints under the Columns header followed by
+// its extra columns. Numbers use the shortest representation that round-trips,
+// so equal results give equal bytes (elapsed_s aside).
+func WriteCSV(w io.Writer, res *Result) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(Columns); err != nil {
+	if err := cw.Write(append(slices.Clone(Columns), res.ExtraColumns...)); err != nil {
 		return err
 	}
+	cps := res.Checkpoints
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, cp := range cps {
 		rec := []string{strconv.Itoa(cp.T), f(cp.WorstGap), f(cp.MeanGap), f(cp.QueriedGap), f(cp.AvgRegret),
 			strconv.Itoa(cp.Distinct), strconv.FormatFloat(cp.Elapsed, 'f', 3, 64), f(cp.TopShare)}
+		for _, x := range cp.Extra {
+			rec = append(rec, f(x))
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ func csvWithoutElapsed(t *testing.T, spec Spec) string {
 		res.Checkpoints[i].Elapsed = 0
 	}
 	var b bytes.Buffer
-	if err := WriteCSV(&b, res.Checkpoints); err != nil {
+	if err := WriteCSV(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
