@@ -1,0 +1,54 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func TestMeanCI(t *testing.T) {
+	// x = 1..10: mean 5.5, sd = sqrt(55/6) = 3.02765, t_{0.975,9} = 2.262157.
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	m, h := MeanCI(x, 0.95)
+	want := 2.2621571627409915 * math.Sqrt(55.0/6) / math.Sqrt(10)
+	if m != 5.5 || math.Abs(h-want) > 1e-9 {
+		t.Fatalf("MeanCI = %v ± %v, want 5.5 ± %v", m, h, want)
+	}
+	if _, h := MeanCI([]float64{3}, 0.95); !math.IsNaN(h) {
+		t.Fatal("one value: want NaN half-width")
+	}
+}
+
+func TestPairedTLess(t *testing.T) {
+	a := []float64{1, 2, 3, 4}
+	b := []float64{2, 3.5, 3.5, 5.5}
+	// d = -1, -1.5, -0.5, -1.5: mean -1.125, sd 0.4787136, t = -4.70
+	r := PairedTLess(a, b)
+	if math.Abs(r.MeanDiff+1.125) > 1e-12 || math.Abs(r.T+4.7002) > 1e-3 {
+		t.Fatalf("%+v", r)
+	}
+	if r.P > 0.01 || r.P < 0.005 {
+		t.Fatalf("p = %v, want ≈ 0.0091", r.P)
+	}
+	if r := PairedTLess(b, a); r.P < 0.99 {
+		t.Fatalf("reverse direction p = %v, want ≈ 0.99", r.P)
+	}
+}
+
+func TestHolm(t *testing.T) {
+	got := Holm([]float64{0.01, 0.04, 0.03, 0.005})
+	want := []float64{0.03, 0.06, 0.06, 0.02}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Fatalf("Holm = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestSlope(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 4}
+	y := []float64{1, 2.9, 5.1, 7, 9}
+	b, h := Slope(x, y, 0.95)
+	if math.Abs(b-2) > 0.05 || !(h > 0 && h < 0.3) {
+		t.Fatalf("slope %v ± %v", b, h)
+	}
+}
