@@ -68,9 +68,9 @@ type Panel struct {
 // distinct series label in order of first appearance.
 type Figure struct {
 	Rows, Cols int
-	Panels     []Panel     // row-major, Rows·Cols entries (missing ones are blank)
-	Width      vg.Length   // 0: 2.3 in per column plus the legend
-	Height     vg.Length   // 0: 1.8 in per row
+	Panels     []Panel   // row-major, Rows·Cols entries (missing ones are blank)
+	Width      vg.Length // 0: 2.3 in per column plus the legend
+	Height     vg.Length // 0: 1.8 in per row
 	NoLegend   bool
 }
 
