@@ -44,6 +44,7 @@ type Config struct {
 	Kappa        float64 `json:"kappa" source:"choice" help:"κ_μ in V0 = (λ/κ)I and σ² = (λ/κ)‖·‖²; not given by the paper"`
 	Nu           float64 `json:"nu" source:"paper" help:"exploration scale ν_T (paper: fixed at 1)"`
 	SigmaWidth   string  `json:"sigma-width" source:"choice" enum:"once|twice" help:"apply the 1/w of φ = g/√w once (σ² = (λ/κ)‖Δφ‖²_{V⁻¹}) or again inside σ as eq. (6) can also be read"`
+	FeatureNorm  string  `json:"feature-norm" source:"choice" enum:"none|unit" help:"scale of the gradient features φ: as defined (none) or each φ(c,a) divided by its norm (unit); the paper does not normalise"`
 	RefreshEvery int     `json:"refresh-every" source:"ours" help:"recompute the exact confidence state from scratch every this many updates (0 = never)"`
 
 	// Baselines (Section 4).
@@ -60,7 +61,7 @@ func Default() Config {
 		Depth: 2, Width: 50, Bias: false, Init: "mirrored", InitScale: 1,
 		Optimizer: "adam", LearningRate: 1e-3, Steps: 50, RetrainEvery: 20,
 		BatchSize: 0, LossScale: "sum", Regularizer: "theta",
-		Lambda: 1, Kappa: 1, Nu: 1, SigmaWidth: "once", RefreshEvery: 500,
+		Lambda: 1, Kappa: 1, Nu: 1, SigmaWidth: "once", FeatureNorm: "none", RefreshEvery: 500,
 		Beta: 1, MLEIters: 20,
 	}
 }

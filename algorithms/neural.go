@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/neural-adb/nadb/internal/gram"
 	"github.com/neural-adb/nadb/internal/mlp"
@@ -68,9 +69,16 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	if withConfidence {
 		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
 		var k gram.Kernel
-		if p.Rows() <= denseKernelMaxRows {
-			k = &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
-		} else {
+		switch {
+		case p.Rows() <= denseKernelMaxRows:
+			d := &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
+			if cfg.FeatureNorm == "unit" {
+				unitDiagonal(d)
+			}
+			k = d
+		case cfg.FeatureNorm == "unit":
+			k = gram.NewCached(unitFeatures{m.feat})
+		default:
 			k = gram.NewCached(m.feat)
 		}
 		m.Conf = gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
@@ -117,3 +125,44 @@ func (m *NeuralModel) Policy(dst []int) []int {
 
 // Score evaluates h(·;θ_t) on arbitrary feature rows.
 func (m *NeuralModel) Score(dst, x []float64) []float64 { return m.Net.Predict(dst, x, nil) }
+
+// unitDiagonal rescales a Gram matrix to K_ij/√(K_ii K_jj): the kernel of the
+// features φ/‖φ‖ (Config.FeatureNorm "unit"). Rows of zero norm stay zero.
+func unitDiagonal(d *gram.Dense) {
+	n := d.N
+	inv := make([]float64, n)
+	for i := range n {
+		if v := d.Data[i*n+i]; v > 0 {
+			inv[i] = 1 / math.Sqrt(v)
+		}
+	}
+	for i := range n {
+		row := d.Data[i*n : (i+1)*n]
+		for j := range row {
+			row[j] *= inv[i] * inv[j]
+		}
+	}
+}
+
+// unitFeatures is the on-demand kernel of φ/‖φ‖ over a gram.ColumnSource.
+type unitFeatures struct{ src gram.ColumnSource }
+
+func (u unitFeatures) Rows() int { return u.src.Rows() }
+
+func (u unitFeatures) inv(i int) float64 {
+	if v := u.src.Entry(i, i); v > 0 {
+		return 1 / math.Sqrt(v)
+	}
+	return 0
+}
+
+func (u unitFeatures) Entry(i, j int) float64 { return u.src.Entry(i, j) * u.inv(i) * u.inv(j) }
+
+func (u unitFeatures) ColumnTo(dst []float64, j int) []float64 {
+	dst = u.src.ColumnTo(dst, j)
+	ij := u.inv(j)
+	for i := range dst {
+		dst[i] *= u.inv(i) * ij
+	}
+	return dst
+}
