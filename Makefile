@@ -3,7 +3,7 @@ export GOAMD64 := v1
 export GOFLAGS := -buildvcs=false
 GO ?= go
 
-.PHONY: all test fmt-check vet fix-check unit bench nadb clean
+.PHONY: all test fmt-check vet fix-check unit bench nadb figures figures-quick clean-cache clean
 
 all: test
 
@@ -31,6 +31,18 @@ bench:
 ## nadb: build the command into bin/
 nadb:
 	$(GO) build -o bin/nadb ./cmd/nadb
+
+## figures: every figure of the paper at paper scale into figures/ (runs cached in .cache/runs)
+figures: nadb
+	bin/nadb figures -out figures
+
+## figures-quick: the same figures at reduced scale into figures/quick/ (a smoke check, < 5 minutes)
+figures-quick: nadb
+	bin/nadb figures -quick -out figures/quick
+
+## clean-cache: forget every cached run
+clean-cache:
+	rm -rf .cache/runs
 
 clean:
 	rm -rf bin

@@ -43,14 +43,14 @@ func (s Spec) Validate() error {
 
 // Checkpoint holds the metrics of the policy at round T.
 type Checkpoint struct {
-	T          int     // rounds done
-	WorstGap   float64 // max_c gap(c), eq. (1)
-	MeanGap    float64 // mean over the pool of gap(c): the paper's "MAE", pool reading
-	QueriedGap float64 // Σ_s gap(c_s)/t over the rounds so far: "MAE" as printed (NaN at t = 0)
-	AvgRegret  float64 // R_t/t (NaN at t = 0)
-	Distinct   int     // distinct contexts queried so far
-	Elapsed    float64 // seconds since the run started
-	TopShare   float64 // share of rounds spent on the most-queried context (NaN at t = 0)
+	T          int       // rounds done
+	WorstGap   float64   // max_c gap(c), eq. (1)
+	MeanGap    float64   // mean over the pool of gap(c): the paper's "MAE", pool reading
+	QueriedGap float64   // Σ_s gap(c_s)/t over the rounds so far: "MAE" as printed (NaN at t = 0)
+	AvgRegret  float64   // R_t/t (NaN at t = 0)
+	Distinct   int       // distinct contexts queried so far
+	Elapsed    float64   // seconds since the run started
+	TopShare   float64   // share of rounds spent on the most-queried context (NaN at t = 0)
 	Extra      []float64 // values of Result.ExtraColumns, if the evaluator has any
 }
 

@@ -3,7 +3,8 @@
 //
 // Usage:
 //
-//	nadb run   [flags]   one experiment, a table on stdout and optionally a CSV
+//	nadb run     [flags] one experiment, a table on stdout and optionally a CSV
+//	nadb figures [flags] every figure of the paper (cached, resumable, shardable)
 //	nadb list            every registered algorithm with a one-line description
 //	nadb config          every configuration field, its default and its source
 //
@@ -45,6 +46,7 @@ var commands = []struct {
 	run        func(ctx context.Context, stdout, stderr io.Writer, args []string) error
 }{
 	{"run", "run one experiment and print its metrics at checkpoints", cmdRun},
+	{"figures", "regenerate the paper's figures (cached, resumable, shardable)", cmdFigures},
 	{"list", "list every registered algorithm", cmdList},
 	{"config", "list every configuration field with its default and source", cmdConfig},
 }

@@ -62,6 +62,11 @@ type Panel struct {
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
 	Series                []Series
+	// Legend draws a legend of this panel's series inside it (top right),
+	// for figures whose rows have different curves.
+	Legend bool
+	// XMin, XMax fix the x range when XMax > XMin (default: the data's).
+	XMin, XMax float64
 }
 
 // Figure is a grid of panels with one legend on the right listing every
@@ -180,6 +185,11 @@ func (p Panel) build(opaque bool) (*plot.Plot, error) {
 		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	pl.Add(plotter.NewGrid())
+	defer func() {
+		if p.XMax > p.XMin {
+			pl.X.Min, pl.X.Max = p.XMin, p.XMax
+		}
+	}()
 	// Bands first, then lines on top.
 	for _, s := range p.Series {
 		if s.Lo == nil || s.Hi == nil {
@@ -228,6 +238,14 @@ func (p Panel) build(opaque bool) (*plot.Plot, error) {
 		}
 		ln.LineStyle = s.Style.line()
 		pl.Add(ln)
+		if p.Legend && s.Label != "" {
+			pl.Legend.Add(s.Label, ln)
+		}
+	}
+	if p.Legend {
+		pl.Legend.Top = true
+		pl.Legend.TextStyle.Font.Size = vg.Points(legendSize)
+		pl.Legend.ThumbnailWidth = vg.Points(14)
 	}
 	return pl, nil
 }
@@ -247,6 +265,9 @@ func (f *Figure) legend() (plot.Legend, vg.Length) {
 	seen := map[string]bool{}
 	var width vg.Length
 	for _, p := range f.Panels {
+		if p.Legend {
+			continue
+		}
 		for _, s := range p.Series {
 			if s.Label == "" || seen[s.Label] {
 				continue

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/neural-adb/nadb/experiments"
+)
+
+func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("nadb figures", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	only := fs.String("only", "", "comma-separated figure ids (default: every figure; see -list)")
+	quick := fs.Bool("quick", false, "reduced scale (2 seeds, T = 200) for a smoke check")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
+	shard := fs.String("shard", "", "run only shard i/n of the sweep (1 ≤ i ≤ n), e.g. one task of a job array; plots nothing")
+	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results")
+	out := fs.String("out", "figures", "directory the figures are written to")
+	list := fs.Bool("list", false, "list the figures and their run counts, run nothing")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: nadb figures [flags]
+
+Regenerates the paper's figures. Every (figure, algorithm, setting, seed) run is
+deterministic in its configuration and cached under -cache by a hash of it, so an
+interrupted sweep resumes where it stopped and a figure whose runs are cached
+re-plots in seconds. With -shard i/n, n machines share the sweep; copy their
+cache directories into one and run again without -shard to plot.
+
+flags:`)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	sc := experiments.Paper
+	if *quick {
+		sc = experiments.Quick
+	}
+	var ids []string
+	if *only != "" {
+		ids = strings.Split(*only, ",")
+	}
+	sh, err := experiments.ParseShard(*shard)
+	if err != nil {
+		return usageError{err}
+	}
+	if *workers < 1 {
+		return usageError{fmt.Errorf("workers: need at least 1, got %d", *workers)}
+	}
+	figs, err := experiments.Figures(sc, ids)
+	if err != nil {
+		return usageError{err}
+	}
+	var jobs []experiments.Job
+	for _, f := range figs {
+		jobs = append(jobs, f.Jobs()...)
+	}
+	if *list {
+		for _, f := range figs {
+			fmt.Fprintf(stdout, "%-24s %4d runs  %s: %s\n", f.ID, len(f.Jobs()), f.Paper, f.Caption)
+		}
+		return nil
+	}
+	cache := &experiments.Cache{Dir: *cacheDir}
+	prog := newProgress(stderr, sc.Name)
+	sweep := experiments.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event}
+	start := time.Now()
+	err = sweep.Execute(ctx, jobs)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "sweep finished in %s\n", time.Since(start).Round(time.Second))
+	if sh.N > 1 {
+		fmt.Fprintf(stdout, "shard %d/%d done; copy the cache directories together and run nadb figures without -shard to plot\n", sh.I, sh.N)
+		return nil
+	}
+	for _, f := range figs {
+		tab, err := f.Aggregate(experiments.CacheLoader(cache))
+		if err != nil {
+			return err
+		}
+		paths, err := tab.Render(*out, cache)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", f.ID, strings.Join(paths, " "))
+	}
+	return nil
+}
+
+// progress shows a live bar on a terminal and one line per finished run
+// otherwise.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	scale string
+	start time.Time
+	runs  int // runs actually executed (not cached)
+}
+
+func newProgress(w io.Writer, scale string) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return &progress{w: w, tty: tty, scale: scale, start: time.Now()}
+}
+
+func (p *progress) event(ev experiments.Event) {
+	if !ev.Cached {
+		p.runs++
+	}
+	eta := "?"
+	if p.runs > 0 {
+		left := time.Duration(float64(time.Since(p.start)) / float64(p.runs) * float64(ev.Total-ev.Done))
+		eta = left.Round(time.Second).String()
+	}
+	if ev.Err != nil {
+		fmt.Fprintf(p.w, "\nerror: %v\n", ev.Err)
+	}
+	if p.tty {
+		const width = 30
+		filled := width * ev.Done / max(ev.Total, 1)
+		fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs  ETA %-8s %-24s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), ev.Done, ev.Total, eta, ev.Group)
+		return
+	}
+	if ev.Cached {
+		return
+	}
+	fmt.Fprintf(p.w, "%d/%d %s %s %s seed %d %.1fs (ETA %s)\n", ev.Done, ev.Total, ev.Group, ev.Spec.Algorithm, ev.Spec.Problem.Name, ev.Spec.Seed, ev.Wall, eta)
+}
+
+func (p *progress) finish() {
+	if p.tty {
+		fmt.Fprintln(p.w)
+	}
+}
