@@ -52,3 +52,35 @@ func TestSlope(t *testing.T) {
 		t.Fatalf("slope %v ± %v", b, h)
 	}
 }
+
+func TestSlopeTest(t *testing.T) {
+	x := []float64{1, 1, 2, 2, 3, 3}
+	y := []float64{1, 1.2, 2, 2.1, 2.9, 3.2}
+	b, h, p := SlopeTest(x, y, 0.95)
+	if math.Abs(b-0.975) > 1e-9 || h <= 0 || p > 1e-3 {
+		t.Fatalf("b=%v half=%v p=%v", b, h, p)
+	}
+	_, _, p = SlopeTest(x, []float64{3, 3.1, 2, 2.2, 1, 0.9}, 0.95)
+	if p < 0.999 {
+		t.Fatalf("decreasing data: p(b>0) = %v", p)
+	}
+}
+
+func TestOneWayANOVA(t *testing.T) {
+	// Hand computation: group means 2, 5, 8; grand 5; SSB = 3·(9+0+9) = 54;
+	// SSW = 3 × 2 = 6; F = (54/2)/(6/6) = 27.
+	r := OneWayANOVA([][]float64{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}})
+	if math.Abs(r.F-27) > 1e-12 || r.DFb != 2 || r.DFw != 6 || r.P > 0.002 || math.Abs(r.EtaSquared-0.9) > 1e-12 {
+		t.Fatalf("%+v", r)
+	}
+	if r := OneWayANOVA([][]float64{{1, 2, 3}, {1, 2, 3}}); r.F != 0 || r.P < 0.99 {
+		t.Fatalf("equal groups: %+v", r)
+	}
+}
+
+func TestPairedMDE(t *testing.T) {
+	// n = 10, sd = 1, α = 0.05, power 0.8: (1.833 + 0.883)/√10 ≈ 0.859.
+	if m := PairedMDE(10, 1, 0.05, 0.8); math.Abs(m-0.859) > 0.002 {
+		t.Fatalf("MDE = %v", m)
+	}
+}
