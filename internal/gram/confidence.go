@@ -21,7 +21,7 @@ type Confidence struct {
 	k     Kernel
 	n     int       // rows = Contexts·Arms
 	r     []float64 // r̃_s, row s of length n
-	pairs [][2]int
+	pairs [][2]int  // (i, j) of ψ = φ_i − φ_j; j = −1 for ψ = φ_i (AddRow)
 	q     []float64 // Contexts × Arms × Arms
 	ell   []float64
 	buf   []float64
@@ -77,6 +77,22 @@ func (c *Confidence) Norm2(ctx, a, b int) float64 {
 	return max(v, 0)
 }
 
+// RowNorm2 returns ‖φ_{c,a}‖²_{V⁻¹}, the diagonal entry of Q_c, clamped at 0
+// against rounding.
+func (c *Confidence) RowNorm2(ctx, a int) float64 {
+	K := c.Arms
+	return max(c.Block(ctx)[a*K+a], 0)
+}
+
+// psiDot returns v[i] − v[j], or v[i] when j < 0: the inner product of v with
+// the combination e_i − e_j (or e_i) that defines an update ψ.
+func psiDot(v []float64, i, j int) float64 {
+	if j < 0 {
+		return v[i]
+	}
+	return v[i] - v[j]
+}
+
 // MaxPair returns the pair (a < b) of context ctx with the largest norm and
 // that squared norm. Exact ties go to the first pair in row-major order.
 func (c *Confidence) MaxPair(ctx int) (a, b int, norm2 float64) {
@@ -110,13 +126,35 @@ func (c *Confidence) Add(i, j int) {
 	if i == j || i < 0 || j < 0 || i >= c.n || j >= c.n {
 		panic(fmt.Sprintf("gram: Add(%d, %d) needs two distinct rows in [0, %d)", i, j, c.n))
 	}
+	c.add(i, j)
+}
+
+// AddRow updates V ← V + ψψᵀ with ψ = φ_i, a single pool row: the design of
+// learners that regress on one feature vector per query (AE-Borda). Updates of
+// both kinds may be mixed.
+func (c *Confidence) AddRow(i int) {
+	if i < 0 || i >= c.n {
+		panic(fmt.Sprintf("gram: AddRow(%d) needs a row in [0, %d)", i, c.n))
+	}
+	c.add(i, -1)
+}
+
+// add applies the update ψ = φ_i − φ_j, or ψ = φ_i when j < 0.
+func (c *Confidence) add(i, j int) {
 	t := len(c.pairs)
 	n := c.n
 	r := c.buf
-	ki, kj := c.k.Column(i), c.k.Column(j)
+	ki := c.k.Column(i)
 	inv := 1 / c.reg
-	for m := range r {
-		r[m] = (ki[m] - kj[m]) * inv
+	if j >= 0 {
+		kj := c.k.Column(j)
+		for m := range r {
+			r[m] = (ki[m] - kj[m]) * inv
+		}
+	} else {
+		for m := range r {
+			r[m] = ki[m] * inv
+		}
 	}
 	if t > 0 {
 		if cap(c.ell) < t {
@@ -125,12 +163,12 @@ func (c *Confidence) Add(i, j int) {
 		ell := c.ell[:t]
 		for s := range t {
 			rs := c.r[s*n : (s+1)*n]
-			ell[s] = rs[i] - rs[j]
+			ell[s] = psiDot(rs, i, j)
 		}
 		blas64.Gemv(blas.Trans, -1, blas64.General{Rows: t, Cols: n, Stride: n, Data: c.r[:t*n]},
 			blas64.Vector{N: t, Inc: 1, Data: ell}, 1, blas64.Vector{N: n, Inc: 1, Data: r})
 	}
-	gamma := 1 + r[i] - r[j]
+	gamma := 1 + psiDot(r, i, j)
 	scale := 1 / math.Sqrt(gamma)
 	c.r = append(c.r, r...)
 	rt := c.r[t*n : (t+1)*n]
@@ -173,8 +211,13 @@ func (c *Confidence) Refresh() error {
 	n := c.n
 	// Bᵀ into the r̃ storage: row s = K0[:, i_s] − K0[:, j_s].
 	for s, p := range c.pairs {
-		ki, kj := c.k.Column(p[0]), c.k.Column(p[1])
+		ki := c.k.Column(p[0])
 		rs := c.r[s*n : (s+1)*n]
+		if p[1] < 0 {
+			copy(rs, ki)
+			continue
+		}
+		kj := c.k.Column(p[1])
 		for m := range rs {
 			rs[m] = ki[m] - kj[m]
 		}
@@ -184,7 +227,7 @@ func (c *Confidence) Refresh() error {
 		// C[s][s'] = ψ_s·ψ_s' = B[i_s][s'] − B[j_s][s'], read from the rows of Bᵀ.
 		for s2 := 0; s2 <= s; s2++ {
 			b2 := c.r[s2*n : (s2+1)*n]
-			v := b2[p[0]] - b2[p[1]]
+			v := psiDot(b2, p[0], p[1])
 			cm[s*t+s2] = v
 			cm[s2*t+s] = v
 		}

@@ -35,5 +35,12 @@
 // scratch by a blocked Cholesky of that t×t matrix (O(t³ + N·t²)); a refresh
 // every RefreshEvery updates bounds any accumulated drift.
 //
+// # Single-vector updates
+//
+// AddRow applies ψ = φ_i instead of a difference (the design V = a·I + Σ φφᵀ
+// of learners that regress on one feature vector per query, such as
+// AE-Borda); the recursion is the same with r_t = M_{t−1}[:,i] and
+// γ_t = 1 + r_t[i]. RowNorm2 reads ‖φ_{c,a}‖²_{V⁻¹}, the diagonal of Q_c.
+//
 // Norms only shrink as V grows, so stale norms are upper bounds.
 package gram

@@ -46,6 +46,9 @@
 // eq. 1 as printed), and R(θ) = λ‖θ‖² (the practical regulariser of Appendix B,
 // default) or (λ/2)‖θ − θ0‖² (eq. 2). Repeated pool vectors are forwarded once
 // per step; the result is the same sum evaluated in a different order.
+// Regression targets (Trainer.AddTarget, used by the AE-Borda (NN) baseline)
+// add S · Σ_r (h(x_r) − y_r)² to the same loss, so that with R = λ‖θ‖² a
+// linear h would give ridge regression; with "mean" S counts pairs and targets.
 //
 // Shape mismatches and invalid arguments are programmer errors and panic.
 package mlp

@@ -77,8 +77,16 @@ func (c TrainConfig) Validate() error {
 // Pair is a duel outcome between two rows of the trainer's input set.
 type Pair struct{ Win, Lose int }
 
+// Target is a regression observation: the value Y at row Row of the
+// trainer's input set. It adds the squared error (h(x_Row) − Y)² to the loss.
+type Target struct {
+	Row int
+	Y   float64
+}
+
 // Trainer fits a Net to Bradley–Terry duel outcomes between rows of a fixed
-// input set (the pool), minimising the loss of the package documentation.
+// input set (the pool), and to squared-error targets at such rows, minimising
+// the loss of the package documentation.
 type Trainer struct {
 	Net    *Net
 	Config TrainConfig
@@ -87,6 +95,7 @@ type Trainer struct {
 	rows   int
 	theta0 []float64
 	pairs  []Pair
+	targs  []Target
 	slot   []int32 // pool row → position in uniq, −1 if absent (full batch)
 	uniq   []int
 	rng    *rand.Rand // mini-batch sampling
@@ -131,11 +140,47 @@ func (tr *Trainer) Add(win, lose int) {
 	}
 	tr.pairs = append(tr.pairs, Pair{win, lose})
 	for _, r := range [2]int{win, lose} {
-		if tr.slot[r] < 0 {
-			tr.slot[r] = int32(len(tr.uniq))
-			tr.uniq = append(tr.uniq, r)
-		}
+		tr.use(r)
 	}
+}
+
+// AddTarget records a squared-error observation y at pool row r. Targets and
+// pairs may be mixed; the loss sums both terms (package documentation).
+func (tr *Trainer) AddTarget(r int, y float64) {
+	if r < 0 || r >= tr.rows {
+		panic("mlp: Trainer.AddTarget row out of range")
+	}
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		panic("mlp: Trainer.AddTarget target is not finite")
+	}
+	tr.targs = append(tr.targs, Target{r, y})
+	tr.use(r)
+}
+
+// use lists pool row r among the rows forwarded at each full-batch step.
+func (tr *Trainer) use(r int) {
+	if tr.slot[r] < 0 {
+		tr.slot[r] = int32(len(tr.uniq))
+		tr.uniq = append(tr.uniq, r)
+	}
+}
+
+// Targets returns the number of recorded regression targets.
+func (tr *Trainer) Targets() int { return len(tr.targs) }
+
+// MeanSquaredError returns the mean of (h(x_r) − y)² over the recorded
+// targets at the current θ, without the regulariser; NaN if there are none.
+func (tr *Trainer) MeanSquaredError() float64 {
+	if len(tr.targs) == 0 {
+		return math.NaN()
+	}
+	b := tr.forward(tr.uniq)
+	se := 0.0
+	for _, o := range tr.targs {
+		d := b.Out[tr.slot[o.Row]] - o.Y
+		se += d * d
+	}
+	return se / float64(len(tr.targs))
 }
 
 // Len returns the number of recorded pairs.
@@ -157,11 +202,11 @@ func (tr *Trainer) Train() float64 {
 		clear(tr.v)
 		tr.t = 0
 	}
-	if len(tr.pairs) == 0 {
+	if len(tr.pairs)+len(tr.targs) == 0 {
 		return tr.Loss()
 	}
 	for range cfg.Steps {
-		if cfg.BatchSize > 0 && cfg.BatchSize < len(tr.pairs) {
+		if cfg.BatchSize > 0 && cfg.BatchSize < len(tr.pairs)+len(tr.targs) {
 			tr.miniBatchGrad()
 		} else {
 			tr.lossGrad(tr.pairs, tr.uniq, tr.slot, true)
@@ -202,19 +247,34 @@ func (tr *Trainer) forward(uniq []int) *Batch {
 	return b
 }
 
+// miniBatchGrad samples BatchSize observations with replacement from the
+// pairs followed by the targets (with pairs only, exactly as many draws as
+// pairs-only training always made).
 func (tr *Trainer) miniBatchGrad() {
 	n := tr.Config.BatchSize
-	sel := make([]Pair, n)
+	total := len(tr.pairs) + len(tr.targs)
+	sel := make([]Pair, 0, n)
+	var selT []Target
 	var uniq []int
 	slot := map[int]int32{}
-	for i := range sel {
-		p := tr.pairs[tr.rng.IntN(len(tr.pairs))]
-		sel[i] = p
+	use := func(r int) {
+		if _, ok := slot[r]; !ok {
+			slot[r] = int32(len(uniq))
+			uniq = append(uniq, r)
+		}
+	}
+	for range n {
+		k := tr.rng.IntN(total)
+		if k >= len(tr.pairs) {
+			o := tr.targs[k-len(tr.pairs)]
+			selT = append(selT, o)
+			use(o.Row)
+			continue
+		}
+		p := tr.pairs[k]
+		sel = append(sel, p)
 		for _, r := range [2]int{p.Win, p.Lose} {
-			if _, ok := slot[r]; !ok {
-				slot[r] = int32(len(uniq))
-				uniq = append(uniq, r)
-			}
+			use(r)
 		}
 	}
 	s := make([]int32, tr.rows)
@@ -222,24 +282,24 @@ func (tr *Trainer) miniBatchGrad() {
 		s[r] = k
 	}
 	// The loss of a mini-batch is scaled to estimate the full-data sum.
-	tr.lossGradScaled(sel, uniq, s, true, float64(len(tr.pairs))/float64(n))
+	tr.lossGradScaled(sel, selT, uniq, s, true, float64(total)/float64(n))
 }
 
 func (tr *Trainer) lossGrad(pairs []Pair, uniq []int, slot []int32, wantGrad bool) float64 {
-	return tr.lossGradScaled(pairs, uniq, slot, wantGrad, 1)
+	return tr.lossGradScaled(pairs, tr.targs, uniq, slot, wantGrad, 1)
 }
 
 // lossGradScaled evaluates the loss (and, if wantGrad, its gradient into
-// tr.grad) over pairs whose rows are listed once in uniq; slot maps a pool row
-// to its position in uniq. weight multiplies the likelihood term.
-func (tr *Trainer) lossGradScaled(pairs []Pair, uniq []int, slot []int32, wantGrad bool, weight float64) float64 {
+// tr.grad) over pairs and targets whose rows are listed once in uniq; slot maps
+// a pool row to its position in uniq. weight multiplies the data terms.
+func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot []int32, wantGrad bool, weight float64) float64 {
 	net := tr.Net
 	a := net.Arch
 	b := tr.forward(uniq)
 	s := weight
 	switch tr.Config.LossScale {
 	case ScaleMean:
-		s /= float64(len(tr.pairs))
+		s /= float64(len(tr.pairs) + len(tr.targs))
 	case ScaleWidth:
 		s /= float64(a.Width)
 	}
@@ -256,6 +316,12 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, uniq []int, slot []int32, wantGr
 		g := s * sigmoid(-diff) // −∂/∂diff of −log μ(diff)
 		c[iw] -= g
 		c[il] += g
+	}
+	for _, o := range targs {
+		i := slot[o.Row]
+		d := b.Out[i] - o.Y
+		nll += d * d
+		c[i] += 2 * s * d
 	}
 	loss := s * nll
 	lam := tr.Config.Lambda
