@@ -48,8 +48,9 @@ type Config struct {
 	RefreshEvery int     `json:"refresh-every" source:"ours" help:"recompute the exact confidence state from scratch every this many updates (0 = never)"`
 
 	// Baselines (Section 4).
-	Beta     float64 `json:"beta" source:"choice" help:"confidence width β of the AE-Borda and AE-DPO bounds"`
-	MLEIters int     `json:"mle-iters" source:"ours" help:"Newton iterations of the linear logistic MLE refit"`
+	Beta        float64 `json:"beta" source:"choice" help:"confidence width β of the AE-Borda and AE-DPO bounds"`
+	MLEIters    int     `json:"mle-iters" source:"ours" help:"Newton iterations of the linear logistic MLE refit"`
+	BordaOffset float64 `json:"borda-offset" source:"choice" help:"subtracted from the duel outcome y before the AE-Borda regressions: 0.5, the Borda function's mean over arms, or 0 for the raw y"`
 
 	// Extra holds parameters of learners added outside this package.
 	Extra map[string]float64 `json:"extra,omitempty" source:"ours" help:"named parameters for custom learners"`
@@ -62,7 +63,7 @@ func Default() Config {
 		Optimizer: "adam", LearningRate: 1e-3, Steps: 50, RetrainEvery: 20,
 		BatchSize: 0, LossScale: "sum", Regularizer: "theta",
 		Lambda: 1, Kappa: 1, Nu: 1, SigmaWidth: "once", FeatureNorm: "none", RefreshEvery: 500,
-		Beta: 1, MLEIters: 20,
+		Beta: 1, MLEIters: 20, BordaOffset: 0.5,
 	}
 }
 
@@ -103,6 +104,7 @@ func (c Config) Validate() error {
 		{c.RefreshEvery < 0, "refresh-every", "≥ 0", c.RefreshEvery},
 		{c.Beta < 0, "beta", "≥ 0", c.Beta},
 		{c.MLEIters < 1, "mle-iters", "≥ 1", c.MLEIters},
+		{c.BordaOffset < 0 || c.BordaOffset > 1, "borda-offset", "in [0, 1]", c.BordaOffset},
 	}
 	for _, ch := range checks {
 		if ch.bad {

@@ -32,6 +32,22 @@
 // neural-adb-ucb and neural-adb-ts. Comparators of ours: neural-adb-ucb-randctx
 // and neural-adb-ts-randctx (the same arm rule on uniformly random contexts).
 //
+// The baselines of Section 4, one file each, every one a Scorer too:
+//
+//	random          uniform context and arm pair; linear Bradley–Terry MLE    random.go
+//	apo             Das et al. 2024: joint max-norm context and pair          apo.go
+//	ae-borda        Mehta et al. 2023: Borda regression, max UCB − max LCB    aeborda.go
+//	ae-dpo          OUR INTERPRETATION of Mehta et al.'s LLM rule (no         aedpo.go
+//	                synthetic rule is published)
+//	neural-adb-apo  "Neural-ADB (APO)": apo on the θ0 gradient features, MLP  neuraladbapo.go
+//	ae-borda-nn     "AE-Borda (NN)": ae-borda with the MLP and θ0 features    aebordann.go
+//	random-nn       ours: random selection with the MLP (rule vs network)     randomnn.go
+//
+// The linear ones share LinearBT (linear.go), the penalised Bradley–Terry MLE
+// refitted by Newton's method; the neural ones share NeuralModel with
+// Neural-ADB. Each file's doc comment states its source and every point where
+// the text had to be interpreted.
+//
 // # Choices the paper leaves open
 //
 // Every hyper-parameter is a Config field; Fields lists them with their

@@ -31,6 +31,7 @@ type NeuralModel struct {
 	feat    *mlp.Features
 	prio    []int32
 	duels   int
+	targets int     // regression targets (AddTarget)
 	sigmaK  float64 // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
 }
 
@@ -93,6 +94,17 @@ func (m *NeuralModel) AddDuel(c, win, lose int) {
 	m.trainer.Add(m.Pool.Row(c, win), m.Pool.Row(c, lose))
 	m.duels++
 	if m.duels%m.Cfg.RetrainEvery == 0 {
+		m.Retrain()
+	}
+}
+
+// AddTarget records the squared-error target y for arm a of context c (the
+// regression loss of internal/mlp, used by AE-Borda (NN)) and retrains the
+// network every Cfg.RetrainEvery recorded duels and targets together.
+func (m *NeuralModel) AddTarget(c, a int, y float64) {
+	m.trainer.AddTarget(m.Pool.Row(c, a), y)
+	m.targets++
+	if (m.duels+m.targets)%m.Cfg.RetrainEvery == 0 {
 		m.Retrain()
 	}
 }

@@ -53,11 +53,13 @@ func BenchmarkRound(b *testing.B) {
 	}
 }
 
-// BenchmarkPaperRun times a whole paper-scale run of neural-adb-ucb (T = 1000,
-// checkpoints every 50 rounds), everything included. Run it with -cpu 1 for
-// the one-core figure.
+// BenchmarkPaperRun times a whole paper-scale run of Neural-ADB and of every
+// baseline (T = 1000, checkpoints every 50 rounds), everything included. Run
+// it with -cpu 1 for the one-core figure.
 func BenchmarkPaperRun(b *testing.B) {
-	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts"} {
+	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts",
+		// The baselines of Section 4 (issue 3).
+		"random", "apo", "ae-borda", "ae-dpo", "random-nn", "neural-adb-apo", "ae-borda-nn"} {
 		b.Run(algo, func(b *testing.B) {
 			spec := Spec{Algorithm: algo, Problem: DefaultProblem(), Config: algorithms.Default(), T: 1000, Every: 50, Seed: 1}
 			for b.Loop() {

@@ -1,0 +1,186 @@
+package algorithms
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/neural-adb/nadb/internal/gram"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// AEBorda is AE-Borda (Mehta et al. 2023, "Sample Efficient Reinforcement
+// Learning from Human Feedback via Active Exploration", Algorithm AE-Borda),
+// a baseline of the paper's Section 4. It learns the contextual Borda function
+//
+//	f_B(c,a) = P(a ≻ b | c),  b uniform over the other arms of c,
+//
+// by regularised regression of the duel outcome y on the first arm's features,
+// with a width σ(c,a) = ‖ψ(c,a)‖_{V⁻¹}, V = V0 + Σ_s ψ(c_s,a_s)ψ(c_s,a_s)ᵀ over
+// the regressed rows, and the bounds U, L = μ ± βσ (β = Config.Beta). Each
+// round:
+//
+//	c_t  = argmax_c [max_a U(c,a) − max_a L(c,a)]
+//	a_t  = argmax_a U(c_t,a)
+//	b_t  uniform over the other arms of c_t
+//	observe y_t = 1[a_t ≻ b_t]; regress y_t − o on ψ(c_t,a_t)
+//
+// and the policy is π(c) = argmax_a μ(c,a), the Borda estimate. Score returns
+// that estimate; it is a Borda score in [0, 1] (in expectation), not a
+// Bradley–Terry utility, so only its order within a context is comparable
+// with other learners' scores. Registered as
+//
+//	ae-borda      ψ = x, the raw features; V0 = λI; ridge regression
+//	              μ = θ̂ᵀx + o, θ̂ = V⁻¹ Σ_s x_s (y_s − o), updated every round
+//	ae-borda-nn   ψ = φ = g(x;θ0)/√w; V0 = (λ/κ)I; the paper's MLP fitted to
+//	              y − o by squared error (aebordann.go)
+//
+// Interpretation (the paper describes the baseline in one sentence):
+//   - Mehta et al. use a Gaussian process; with a linear kernel and noise
+//     variance λ its posterior mean is the ridge estimate above and its
+//     posterior standard deviation is √λ·‖x‖_{V⁻¹}; we use ‖x‖_{V⁻¹}, which is
+//     the same at the paper's λ = 1.
+//   - The offset o = Config.BordaOffset (0.5 by default) is the prior mean of
+//     the regression: the Borda function averages exactly 1/2 over the arms
+//     of a context, and a linear model without intercept cannot represent
+//     that constant. Set it to 0 to regress the raw y.
+//   - The second arm is uniform over the K−1 arms other than a_t (a query
+//     needs two distinct arms), so f_B compares with the other arms only;
+//     it is an increasing affine function of the all-arm Borda score, so the
+//     argmax is the same.
+//   - Exact ties (every μ = 0 before the first observation, mirrored θ0) are
+//     broken uniformly at random from the selection stream.
+type AEBorda struct {
+	pool   *Pool
+	model  bordaModel
+	conf   *gram.Confidence
+	beta   float64
+	rng    *rand.Rand
+	scores []float64 // context scores
+	ucb    []float64 // U(c_t, ·)
+}
+
+// bordaModel is the estimator of the AE-Borda rule: a regression of the duel
+// outcome on the first arm's features.
+type bordaModel interface {
+	// AddTarget records the outcome y ∈ {0, 1} of a duel won (1) or lost
+	// by arm a of context c; the model regresses y − o.
+	AddTarget(c, a int, y float64)
+	// means returns μ − o for every pool row (read only).
+	means() []float64
+	Policy(dst []int) []int
+	Score(dst, x []float64) []float64
+}
+
+func init() {
+	Register("ae-borda", "AE-Borda (Mehta et al. 2023): ridge-regressed Borda function; context by max UCB − max LCB, UCB first arm, random second arm",
+		func(env Env) (Learner, error) {
+			p := env.Pool
+			conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
+			conf.RefreshEvery = env.Config.RefreshEvery
+			return newAEBorda(env, newRidge(env), conf), nil
+		})
+}
+
+func newAEBorda(env Env, m bordaModel, conf *gram.Confidence) *AEBorda {
+	return &AEBorda{
+		pool: env.Pool, model: m, conf: conf, beta: env.Config.Beta,
+		rng:    NewStream(env.Seed, streamSelect),
+		scores: make([]float64, env.Pool.Contexts), ucb: make([]float64, env.Pool.Arms),
+	}
+}
+
+// Select implements Learner.
+func (l *AEBorda) Select() Query {
+	K := l.pool.Arms
+	mu := l.model.means()
+	for c := range l.scores {
+		maxU, maxL := math.Inf(-1), math.Inf(-1)
+		for a := range K {
+			m := mu[c*K+a]
+			w := l.beta * math.Sqrt(l.conf.RowNorm2(c, a))
+			maxU = max(maxU, m+w)
+			maxL = max(maxL, m-w)
+		}
+		l.scores[c] = maxU - maxL
+	}
+	c := ArgmaxRand(l.scores, -1, l.rng)
+	for a := range K {
+		l.ucb[a] = mu[c*K+a] + l.beta*math.Sqrt(l.conf.RowNorm2(c, a))
+	}
+	a1 := ArgmaxRand(l.ucb, -1, l.rng)
+	a2 := (a1 + 1 + l.rng.IntN(K-1)) % K
+	return Query{Context: c, Arm1: a1, Arm2: a2}
+}
+
+// Observe implements Learner: the first arm's row joins V and the regression
+// with target 1[a_t ≻ b_t] − o.
+func (l *AEBorda) Observe(q Query, y Feedback) {
+	l.conf.AddRow(l.pool.Row(q.Context, q.Arm1))
+	l.model.AddTarget(q.Context, q.Arm1, float64(y))
+}
+
+// Policy implements Learner: argmax of the Borda estimate.
+func (l *AEBorda) Policy(dst []int) []int { return l.model.Policy(dst) }
+
+// Score implements Scorer: the Borda estimate μ (not a Bradley–Terry utility).
+func (l *AEBorda) Score(dst, x []float64) []float64 { return l.model.Score(dst, x) }
+
+// ridge is the linear Borda regression of ae-borda: θ̂ = V⁻¹ Σ x (y − o) with
+// V = λI + Σ x xᵀ, refitted exactly (d×d Cholesky) after every observation.
+type ridge struct {
+	pool   *Pool
+	offset float64
+	v      *mat.SymDense
+	b      []float64 // Σ x (y − o)
+	theta  []float64
+	mu     []float64 // θ̂ᵀx_n
+	prio   []int32
+	chol   mat.Cholesky
+}
+
+func newRidge(env Env) *ridge {
+	p := env.Pool
+	v := mat.NewSymDense(p.Dim, nil)
+	for i := range p.Dim {
+		v.SetSym(i, i, env.Config.Lambda)
+	}
+	return &ridge{
+		pool: p, offset: env.Config.BordaOffset, v: v,
+		b: make([]float64, p.Dim), theta: make([]float64, p.Dim), mu: make([]float64, p.Rows()),
+		prio: tiePriority(p.Rows(), NewStream(env.Seed, streamPolicy)),
+	}
+}
+
+func (r *ridge) AddTarget(c, a int, y float64) {
+	x := r.pool.Feature(c, a)
+	d := r.pool.Dim
+	for i := range d {
+		for j := i; j < d; j++ {
+			r.v.SetSym(i, j, r.v.At(i, j)+x[i]*x[j])
+		}
+	}
+	floats.AddScaled(r.b, y-r.offset, x)
+	if !r.chol.Factorize(r.v) {
+		panic("algorithms: ridge V is not positive definite") // λ > 0 makes it so
+	}
+	sol := mat.NewVecDense(d, r.theta)
+	if err := r.chol.SolveVecTo(sol, mat.NewVecDense(d, r.b)); err != nil {
+		panic(err)
+	}
+	linearScore(r.mu, r.pool.X, r.theta)
+}
+
+func (r *ridge) means() []float64 { return r.mu }
+
+func (r *ridge) Policy(dst []int) []int {
+	return PolicyFromScores(dst, r.pool.Contexts, r.pool.Arms, r.mu, r.prio)
+}
+
+func (r *ridge) Score(dst, x []float64) []float64 {
+	dst = linearScore(dst, x, r.theta)
+	for i := range dst {
+		dst[i] += r.offset
+	}
+	return dst
+}
