@@ -65,11 +65,17 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.SetOutput(stderr)
 	spec := experiments.Spec{Algorithm: "neural-adb-ucb", Problem: experiments.DefaultProblem(), Config: algorithms.Default(), T: 1000, Every: 50, Seed: 1}
 	fs.StringVar(&spec.Algorithm, "algo", spec.Algorithm, "algorithm (see nadb list)")
-	fs.StringVar(&spec.Problem.Name, "problem", spec.Problem.Name, "problem: "+strings.Join(experiments.Functions, ", "))
+	fs.StringVar(&spec.Problem.Name, "problem", spec.Problem.Name, "problem: "+strings.Join(experiments.Problems, ", ")+" (synthetic: "+strings.Join(experiments.Functions, ", ")+")")
 	fs.IntVar(&spec.Problem.Dim, "d", spec.Problem.Dim, "feature dimension d ≥ 1")
 	fs.IntVar(&spec.Problem.Arms, "K", spec.Problem.Arms, "arms per context K ≥ 2")
 	fs.IntVar(&spec.Problem.Contexts, "contexts", spec.Problem.Contexts, "contexts in the fixed pool")
 	fs.StringVar(&spec.Problem.Theta, "theta", spec.Problem.Theta, "how θ is drawn: sphere (unit sphere), gaussian (N(0,I)), uniform (U(-1,1)^d)")
+	fs.IntVar(&spec.Problem.Holdout, "holdout", 0, "cems: held-out students (0: 101); shuttle: held-out samples (0: 2000); -contexts is then the training students (cems, 0: the rest) or the pool size (shuttle, 0: 300)")
+	fs.Float64Var(&spec.Problem.Scale, "scale", 0, "shuttle: utility c of the true class, duels are Bradley-Terry on c·1[arm = label] (0: 2)")
+	fs.StringVar(&spec.Problem.Data, "data", "", "cems, shuttle: folder with the layout of experiments/data (cems/, shuttle/) to read instead of the shipped copy")
+	fs.StringVar(&spec.Problem.Pool, "pool", "", "pool: CSV with header context,arm,<features...>[,utility], one row per (context, arm), the same K ≥ 2 arms per context; utility (optional) drives simulated Bradley-Terry answers (format: go doc experiments.ReadPool)")
+	fs.StringVar(&spec.Problem.Answers, "answers", "", "pool: CSV of recorded answers context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie), replayed instead of simulating")
+	fs.StringVar(&spec.Problem.Missing, "missing", "", "pool with -answers: a pair without a recorded answer is answered by a fair coin (coin, the default) or is an error when the problem is built (error)")
 	fs.IntVar(&spec.T, "T", spec.T, "rounds (duels) T > 0")
 	fs.IntVar(&spec.Every, "every", spec.Every, "checkpoint period in rounds")
 	fs.Uint64Var(&spec.Seed, "seed", spec.Seed, "seed of the problem instance, the feedback and the learner")
@@ -83,16 +89,55 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if !experiments.IsSynthetic(spec.Problem.Name) {
+		// The synthetic defaults do not apply; flags given explicitly are kept
+		// (and rejected by Validate where the problem does not use them).
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["d"] {
+			spec.Problem.Dim = 0
+		}
+		if !set["K"] {
+			spec.Problem.Arms = 0
+		}
+		if !set["theta"] {
+			spec.Problem.Theta = ""
+		}
+		if !set["contexts"] {
+			spec.Problem.Contexts = 0
+		}
+	}
 	if err := spec.Validate(); err != nil {
 		return usageError{err}
 	}
-	if !*quiet {
-		fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, spec.Problem.Dim, spec.Problem.Arms, spec.Problem.Contexts, spec.T, spec.Seed)
-		fmt.Fprintf(stdout, "%6s %10s %10s %11s %10s %12s %13s %8s\n", "t", "worst gap", "mean gap", "queried gap", "avg regret", "distinct ctx", "top ctx share", "seconds")
+	var err error
+	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
+		return usageError{err}
 	}
-	res, err := experiments.Run(ctx, spec, func(cp experiments.Checkpoint) {
+	prob, err := spec.Problem.Build(spec.Seed)
+	if err != nil {
+		return usageError{err}
+	}
+	var extraCols []string
+	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
+		extraCols = ev.ExtraColumns()
+	}
+	if !*quiet {
+		p := prob.Pool
+		fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, p.Contexts, spec.T, spec.Seed)
+		fmt.Fprintf(stdout, "%6s %10s %10s %11s %10s %12s %13s %8s", "t", "worst gap", "mean gap", "queried gap", "avg regret", "distinct ctx", "top ctx share", "seconds")
+		for _, c := range extraCols {
+			fmt.Fprintf(stdout, " %*s", max(len(c), 10), c)
+		}
+		fmt.Fprintln(stdout)
+	}
+	res, err := experiments.RunProblem(ctx, spec, prob, func(cp experiments.Checkpoint) {
 		if !*quiet {
-			fmt.Fprintf(stdout, "%6d %10.4g %10.4g %11.4g %10.4g %12d %13.3f %8.2f\n", cp.T, cp.WorstGap, cp.MeanGap, cp.QueriedGap, cp.AvgRegret, cp.Distinct, cp.TopShare, cp.Elapsed)
+			fmt.Fprintf(stdout, "%6d %10.4g %10.4g %11.4g %10.4g %12d %13.3f %8.2f", cp.T, cp.WorstGap, cp.MeanGap, cp.QueriedGap, cp.AvgRegret, cp.Distinct, cp.TopShare, cp.Elapsed)
+			for i, x := range cp.Extra {
+				fmt.Fprintf(stdout, " %*.4g", max(len(extraCols[i]), 10), x)
+			}
+			fmt.Fprintln(stdout)
 		}
 	})
 	if err != nil {

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunRealData: the real-data problems run from the command line, and bad
+// input is a usage error (exit status 2) naming the flag, or the file, line
+// and column.
+func TestRunRealData(t *testing.T) {
+	dir := t.TempDir()
+	pool := filepath.Join(dir, "pool.csv")
+	answers := filepath.Join(dir, "answers.csv")
+	badPool := filepath.Join(dir, "bad.csv")
+	for name, s := range map[string]string{
+		pool:    "context,arm,x,utility\nu1,a,1,0\nu1,b,-1,1\nu2,a,0.5,2\nu2,b,0,0\n",
+		answers: "context,arm1,arm2,y\nu1,a,b,0\n",
+		badPool: "context,arm,x\nu1,a,1\nu1,b,oops\n",
+	} {
+		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small := []string{"-T", "4", "-every", "2", "-width", "4"}
+	for _, tc := range []struct {
+		args []string
+		want string // in stdout
+	}{
+		{[]string{"-problem", "pool", "-pool", pool}, "on pool (d=1, K=2, 2 contexts)"},
+		{[]string{"-problem", "pool", "-pool", pool, "-answers", answers}, "answer_accuracy"},
+		{[]string{"-problem", "cems", "-algo", "random"}, "on cems (d=58, K=6, 202 contexts)"},
+		{[]string{"-problem", "cems", "-algo", "random", "-contexts", "40", "-holdout", "20"}, "test_copeland_gap"},
+		{[]string{"-problem", "shuttle", "-algo", "random", "-contexts", "30", "-holdout", "50"}, "on shuttle (d=70, K=7, 30 contexts)"},
+	} {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), &out, &errb, append(append([]string{"run"}, tc.args...), small...)); err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%v: output lacks %q:\n%s", tc.args, tc.want, out.String())
+		}
+	}
+
+	missing := filepath.Join(dir, "nope")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-problem", "pool"}, "pool: -problem pool needs -pool FILE"},
+		{[]string{"-problem", "pool", "-pool", missing}, "pool: open " + missing},
+		{[]string{"-problem", "pool", "-pool", badPool}, badPool + ` line 3, column 3 (x): "oops" is not a number`},
+		{[]string{"-problem", "pool", "-pool", pool, "-answers", pool}, pool + ` line 1: missing column "arm1"`},
+		{[]string{"-problem", "pool", "-pool", pool, "-answers", answers, "-missing", "error"}, `no recorded answer for context "u2"`},
+		{[]string{"-problem", "pool", "-pool", pool, "-K", "3"}, "K: not used by -problem pool"},
+		{[]string{"-problem", "cems", "-data", missing}, "data: folder " + missing},
+		{[]string{"-problem", "cems", "-data", dir}, filepath.Join(dir, "cems", "CEMSChoice_subjects.csv")},
+		{[]string{"-problem", "cems", "-holdout", "303"}, "cems: 0 training (-contexts) + 303 held-out (-holdout) students"},
+		{[]string{"-problem", "cems", "-contexts", "250", "-holdout", "60"}, "at most 303 in all"},
+		{[]string{"-problem", "cems", "-scale", "3"}, "scale: not used by -problem cems"},
+		{[]string{"-problem", "shuttle", "-pool", pool}, "pool: not used by -problem shuttle"},
+		{[]string{"-problem", "shuttle", "-scale", "-1"}, "scale: must be a positive number"},
+		{[]string{"-problem", "square", "-data", dir}, "data: not used by -problem square"},
+	} {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), &out, &errb, append(append([]string{"run"}, tc.args...), small...))
+		var ue usageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: error %v is not a usage error (exit status 2)", tc.args, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %q does not contain %q", tc.args, err, tc.want)
+		}
+	}
+}
