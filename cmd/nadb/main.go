@@ -47,6 +47,7 @@ var commands = []struct {
 }{
 	{"run", "run one experiment and print its metrics at checkpoints", cmdRun},
 	{"figures", "regenerate the paper's figures (cached, resumable, shardable)", cmdFigures},
+	{"theory", "check Theorem 1 and the effective dimension numerically", cmdTheory},
 	{"list", "list every registered algorithm", cmdList},
 	{"config", "list every configuration field with its default and source", cmdConfig},
 }

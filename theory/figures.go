@@ -1,0 +1,178 @@
+package theory
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/neural-adb/nadb/internal/plotfig"
+)
+
+// Fixed styles of the theory figures (Okabe–Ito colours).
+var (
+	colEmpirical = color.RGBA{0x00, 0x00, 0x00, 0xff}
+	colBall      = color.RGBA{0x66, 0x66, 0x66, 0xff}
+	claimStyle   = [numClaims]plotfig.Style{
+		Literal:          {Color: color.RGBA{0xD5, 0x5E, 0x00, 0xff}},
+		LiteralRealisedC: {Color: color.RGBA{0xE6, 0x9F, 0x00, 0xff}, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
+		LiteralScalar:    {Color: color.RGBA{0xCC, 0x79, 0xA7, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
+		Repaired:         {Color: color.RGBA{0x00, 0x9E, 0x73, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}, Width: vg.Points(1.4)},
+	}
+	generatorColors = []color.RGBA{
+		{0x00, 0x72, 0xB2, 0xff}, {0x56, 0xB4, 0xE9, 0xff}, {0x00, 0x9E, 0x73, 0xff}, {0xE6, 0x9F, 0x00, 0xff},
+		{0xD5, 0x5E, 0x00, 0xff}, {0xCC, 0x79, 0xA7, 0xff}, {0x66, 0x66, 0x66, 0xff}, {0x00, 0x00, 0x00, 0xff},
+	}
+	generatorDashes = [][]vg.Length{nil, {vg.Points(4), vg.Points(2)}}
+)
+
+// claimLabel is the ASCII legend label of a claim.
+var claimLabel = [numClaims]string{
+	Literal:          "Theorem 1 bound L/G_T (generator's Sigma_max)",
+	LiteralRealisedC: "Theorem 1 bound, realised C_s",
+	LiteralScalar:    "Theorem 1 bound, Sigma_max = L^2 I",
+	Repaired:         "repaired bound (Sigma_min)",
+}
+
+type namedFigure struct {
+	name string
+	fig  *plotfig.Figure
+}
+
+// figures returns the theory figures in a fixed order.
+func (r *Results) figures() []namedFigure {
+	var out []namedFigure
+	if reps := r.reports(); len(reps) > 0 {
+		out = append(out, namedFigure{"theorem1_bounds", boundsFigure(reps)}, namedFigure{"theorem1_violations", violationsFigure(reps)})
+	}
+	if r.Paper != nil {
+		out = append(out, namedFigure{"effective_dimension", paperFigure(r.Paper)})
+	}
+	return out
+}
+
+func nanIfUndefined(b Bound) float64 {
+	if !b.Defined {
+		return math.NaN()
+	}
+	return b.Value
+}
+
+// boundsFigure: one log–log panel per generator with the measured maximum
+// norm (mean and CI band), the maximum over the ball, and every claim's bound.
+func boundsFigure(reps []*Theorem1Report) *plotfig.Figure {
+	var panels []plotfig.Panel
+	for _, rep := range reps {
+		for _, g := range rep.Generators {
+			var x, y, lo, hi, ball []float64
+			bounds := make([][]float64, numClaims)
+			for _, p := range rep.Points {
+				if p.Generator != g.Name {
+					continue
+				}
+				x = append(x, float64(p.T))
+				y = append(y, p.MaxNorm)
+				lo = append(lo, p.MaxNorm-p.MaxNormHalf)
+				hi = append(hi, p.MaxNorm+p.MaxNormHalf)
+				ball = append(ball, p.MaxNormBall)
+				for _, c := range Claims {
+					bounds[c] = append(bounds[c], nanIfUndefined(p.Claims[c].Bound))
+				}
+			}
+			series := []plotfig.Series{
+				{Label: "max over Z of ||z||_(V_T^-1) (mean, 95% CI)", X: x, Y: y, Lo: lo, Hi: hi, Style: plotfig.Style{Color: colEmpirical}},
+				{Label: "max over the ball, L/sqrt(lambda_min(V_T))", X: x, Y: ball, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}, Width: vg.Points(0.8)}},
+			}
+			for _, c := range []Claim{Literal, LiteralScalar, Repaired} {
+				series = append(series, plotfig.Series{Label: claimLabel[c], X: x, Y: bounds[c], Style: claimStyle[c]})
+			}
+			panels = append(panels, plotfig.Panel{Title: fmt.Sprintf("%s (d=%d)", g.Name, g.Dim), XLabel: "T", YLabel: "norm", LogX: true, LogY: true, Series: series})
+		}
+	}
+	cols := 3
+	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels}
+}
+
+// violationsFigure: one panel per claim, violation frequency against T for
+// every generator, with δ.
+func violationsFigure(reps []*Theorem1Report) *plotfig.Figure {
+	var panels []plotfig.Panel
+	for _, c := range Claims {
+		var series []plotfig.Series
+		k := 0
+		var xs []float64
+		for _, rep := range reps {
+			for _, g := range rep.Generators {
+				var x, y []float64
+				for _, p := range rep.Points {
+					if p.Generator == g.Name {
+						x = append(x, float64(p.T))
+						y = append(y, p.Claims[c].Freq)
+					}
+				}
+				if len(x) > len(xs) || (len(xs) > 0 && x[len(x)-1] > xs[len(xs)-1]) {
+					xs = x
+				}
+				st := plotfig.Style{Color: generatorColors[k%len(generatorColors)], Dashes: generatorDashes[(k/len(generatorColors))%len(generatorDashes)]}
+				series = append(series, plotfig.Series{Label: g.Name, X: x, Y: y, Style: st})
+				k++
+			}
+		}
+		delta := reps[0].Options.Delta
+		dl := make([]float64, len(xs))
+		for i := range dl {
+			dl[i] = delta
+		}
+		series = append(series, plotfig.Series{Label: fmt.Sprintf("delta = %g", delta), X: xs, Y: dl, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
+		panels = append(panels, plotfig.Panel{Title: c.String(), XLabel: "T", YLabel: "violation frequency", LogX: true, Series: series})
+	}
+	return &plotfig.Figure{Rows: 2, Cols: 2, Panels: panels}
+}
+
+// Log-axis panels keep short y labels: gonum/plot centres the rotated label
+// at the arithmetic midpoint of the data, which on a log axis sits near the
+// top, and pads the panel for a long label (misaligning the grid).
+
+// paperFigure: d̃ against T with its bounds, the finite-Z norm against the
+// literal bound, and the rate √(d̃/T).
+func paperFigure(p *PaperScaleReport) *plotfig.Figure {
+	var dt, norm, rate []plotfig.Series
+	var bx, brief, pairs, lit []float64
+	for _, alg := range p.Options.Algorithms {
+		var x, y, lo, hi, ny, nlo, nhi, ry []float64
+		for _, pt := range p.Points {
+			if pt.Algorithm != alg {
+				continue
+			}
+			x = append(x, float64(pt.T))
+			y = append(y, pt.DTilde)
+			lo = append(lo, pt.DTilde-pt.DTildeHalf)
+			hi = append(hi, pt.DTilde+pt.DTildeHalf)
+			ny = append(ny, pt.MaxNorm)
+			nlo = append(nlo, pt.MaxNorm-pt.MaxNormHalf)
+			nhi = append(nhi, pt.MaxNorm+pt.MaxNormHalf)
+			ry = append(ry, math.Sqrt(pt.DTilde/float64(pt.T)))
+			if alg == p.Options.Algorithms[0] {
+				bx = append(bx, float64(pt.T))
+				brief = append(brief, pt.BriefBound)
+				pairs = append(pairs, pt.PairsBound)
+				lit = append(lit, nanIfUndefined(pt.Literal))
+			}
+		}
+		st := plotfig.StyleFor(alg)
+		dt = append(dt, plotfig.Series{Label: alg, X: x, Y: y, Lo: lo, Hi: hi, Style: st})
+		norm = append(norm, plotfig.Series{Label: alg, X: x, Y: ny, Lo: nlo, Hi: nhi, Style: st})
+		rate = append(rate, plotfig.Series{Label: alg, X: x, Y: ry, Style: st})
+	}
+	grey := plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
+	dt = append(dt,
+		plotfig.Series{Label: "p log(1 + T L^2 kappa/(lambda p))", X: bx, Y: brief, Style: grey},
+		plotfig.Series{Label: "same with T K(K-1)/2 pairs", X: bx, Y: pairs, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}}})
+	norm = append(norm, plotfig.Series{Label: claimLabel[LiteralScalar], X: bx, Y: lit, Style: claimStyle[LiteralScalar]})
+	return &plotfig.Figure{Rows: 1, Cols: 3, Height: 2.6 * vg.Inch, Panels: []plotfig.Panel{
+		{Title: fmt.Sprintf("effective dimension (p=%d)", p.P), XLabel: "T", YLabel: "d-tilde", LogX: true, LogY: true, Series: dt},
+		{Title: "max_Z ||z||_(V_T^-1), Z = pool pairs", XLabel: "T", YLabel: "norm", LogX: true, LogY: true, Series: norm},
+		{Title: "rate of Theorems 2-3", XLabel: "T", YLabel: "sqrt(d-tilde/T)", LogX: true, Series: rate},
+	}}
+}

@@ -1,0 +1,85 @@
+package theory
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/neural-adb/nadb/experiments"
+)
+
+// smallResults builds a Results with every section at a tiny size.
+func smallResults(t *testing.T) *Results {
+	t.Helper()
+	ctx := context.Background()
+	r := &Results{Quick: true}
+	var err error
+	r.Synthetic, err = CheckTheorem1(ctx, Theorem1Options{
+		Generators: []Generator{IIDIsotropic{D: 2, L: 1}, AdvSubspace{D: 2, K: 0, L: 1}},
+		T:          []int{16, 64, 256, 1024}, Seeds: 5, Lambda: 1, Delta: 0.05, Level: 0.95, SlopePoints: 3,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce, err := SmallestCounterexample(Literal, 2, 60, 1, 1, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Counterexamples = []Counterexample{ce}
+	po := DefaultPaperScaleOptions(true)
+	po.Problem = experiments.ProblemSpec{Name: "square", Dim: 4, Arms: 4, Contexts: 12, Theta: "sphere"}
+	po.Config.Width = 8
+	po.T, po.Seeds, po.SlopePoints = []int{5, 10, 20}, 2, 3
+	if r.Paper, err = PaperScale(ctx, po); err != nil {
+		t.Fatal(err)
+	}
+	if r.Kappa, err = KappaTable([]string{"sine"}, po.Problem, 2, 0, 1, 0.05); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestWriteDeterministic writes the same results twice and compares every
+// file byte for byte; it also checks that undefined bounds are written as
+// "undefined" and never as NaN.
+func TestWriteDeterministic(t *testing.T) {
+	r := smallResults(t)
+	a, b := t.TempDir(), t.TempDir()
+	pa, err := r.Write(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := r.Write(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pa) != len(pb) || len(pa) != 6+3*3 {
+		t.Fatalf("wrote %d and %d files, want 15", len(pa), len(pb))
+	}
+	for i := range pa {
+		x, err := os.ReadFile(pa[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, _ := os.ReadFile(pb[i])
+		if filepath.Base(pa[i]) != filepath.Base(pb[i]) || !bytes.Equal(x, y) || len(x) == 0 {
+			t.Errorf("%s: %d bytes vs %s: %d bytes, equal %v", pa[i], len(x), pb[i], len(y), bytes.Equal(x, y))
+		}
+		if strings.HasSuffix(pa[i], ".csv") || strings.HasSuffix(pa[i], ".md") {
+			if strings.Contains(string(x), "NaN") {
+				t.Errorf("%s contains NaN", pa[i])
+			}
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(a, "theorem1.csv"))
+	if !strings.Contains(string(csv), "undefined") {
+		t.Error("theorem1.csv shows no undefined bound although the early checkpoints have one")
+	}
+	md, _ := os.ReadFile(filepath.Join(a, "summary.md"))
+	if !strings.Contains(string(md), "**fails**") || !strings.Contains(string(md), "d = 1, T = 28") {
+		t.Error("summary.md lacks the failing verdict or the counterexample")
+	}
+}
