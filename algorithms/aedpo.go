@@ -35,9 +35,12 @@ import (
 // or, when that is a_t,1 itself, the pessimistic runner-up (the pair score
 // is then U − L of a_t,1, again the context score). So the duel asked is the
 // one whose uncertainty the score measured: the optimistic leader against
-// the most credible rival. θ̂ is refitted every Config.RetrainEvery duels
-// (LinearBT); σ is exact after every duel. Exact ties are broken uniformly at
-// random from the selection stream.
+// the most credible rival. (The public code's online Borda variant likewise
+// pairs the UCB maximiser with another response; its default width is 2,
+// while we keep β = Config.Beta = 1 as for AE-Borda, the paper reporting none
+// for either.) θ̂ is refitted every Config.RetrainEvery duels (LinearBT); σ is
+// exact after every duel. Exact ties are broken uniformly at random from the
+// selection stream.
 type AEDPO struct {
 	pool       *Pool
 	model      *LinearBT
