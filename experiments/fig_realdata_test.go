@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/stats"
 )
 
 // TestRealDataFigures: both figures have a curve for every algorithm, and
@@ -133,7 +135,8 @@ func TestWriteRealDataSummary(t *testing.T) {
 			}
 			all.Write(b.Bytes())
 		}
-		md.WriteString("Mean ± half-width of the 95% t-interval over seeds; bold: the best mean; ≈: a paired t-test (same splits) cannot tell the row from the best at the 5% level (two-sided, uncorrected for the number of rows). n/a: the learner has no Scorer or a seed gave NaN.\n")
+		md.WriteString("Mean ± half-width of the 95% t-interval over seeds; bold: the best mean; ≈: a paired t-test (same splits) cannot tell the row from the best at the 5% level (two-sided, uncorrected for the number of rows). n/a: the learner has no Scorer or a seed gave NaN.\n\n")
+		md.WriteString(realDataReferences(t, f))
 		if err := writeAtomic(filepath.Join(out, f.ID+"-summary.md"), []byte(md.String())); err != nil {
 			t.Fatal(err)
 		}
@@ -141,4 +144,105 @@ func TestWriteRealDataSummary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// scorerLearner adapts a Scorer to the Learner argument of ExtraEvaluator.
+type scorerLearner struct {
+	algorithms.Learner // nil: only Score is called
+	algorithms.Scorer
+}
+
+// realDataReferences returns a Markdown table of reference levels that are
+// not active learners, for the same seeds: the linear Bradley–Terry MLE fitted
+// passively to all training information at once, and a constant model.
+func realDataReferences(t *testing.T, f Figure) string {
+	t.Helper()
+	p := f.Rows[0].Curves[0].Spec.Problem
+	var cols []string
+	var rows = map[string][][]float64{} // name → [seed][column]
+	names := []string{}
+	add := func(name string, v []float64) {
+		if _, ok := rows[name]; !ok {
+			names = append(names, name)
+		}
+		rows[name] = append(rows[name], v)
+	}
+	for seed := 1; seed <= f.Seeds; seed++ {
+		prob, err := p.Build(uint64(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := prob.Evaluator.(ExtraEvaluator)
+		cols = ev.ExtraColumns()
+		cfg := algorithms.Default()
+		cfg.RetrainEvery, cfg.MLEIters = 1<<30, 100
+		m := algorithms.NewLinearBT(algorithms.Env{Pool: prob.Pool, Config: cfg, Seed: uint64(seed)})
+		K := prob.Pool.Arms
+		switch e := prob.Evaluator.(type) {
+		case *cemsEvaluator:
+			for _, a := range e.replay.Answers.Strict() {
+				if a.Y == 1 {
+					m.AddDuel(a.Context, a.Arm1, a.Arm2)
+				} else {
+					m.AddDuel(a.Context, a.Arm2, a.Arm1)
+				}
+			}
+		case *shuttleEvaluator:
+			for c := range prob.Pool.Contexts {
+				y := slices.Index(e.F[c*K:(c+1)*K], slices.Max(e.F[c*K:(c+1)*K]))
+				for a := range K {
+					if a != y {
+						m.AddDuel(c, y, a)
+					}
+				}
+			}
+		}
+		m.Fit()
+		add("linear BT fitted to all training information at once (λ = 1)", ev.Extra(nil, scorerLearner{Scorer: m}))
+		add("constant model (every arm scored alike)", ev.Extra(nil, scorerLearner{Scorer: constRows{prob.Pool.Dim}}))
+		if p.Name == "shuttle" {
+			add("majority class (Rad.Flow) always", ev.Extra(nil, scorerLearner{Scorer: majority{}}))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("References (not active learners; same seeds):\n\n| reference |")
+	for _, c := range cols {
+		title, _ := MetricLabel(c)
+		b.WriteString(" " + title + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(cols)) + "\n")
+	for _, name := range names {
+		b.WriteString("| " + name + " |")
+		for k := range cols {
+			var v []float64
+			for _, r := range rows[name] {
+				v = append(v, r[k])
+			}
+			m, h := stats.MeanCI(v, 0.95)
+			b.WriteString(fmt.Sprintf(" %.3f ± %.3f |", m, h))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nThe linear reference sees every training answer once (CEMS: all strict answers of the training students; Shuttle: for every pool sample, the true class beating each other class, noise-free), so it bounds what the linear learners can reach from a T-duel budget of actively chosen, noisy answers. tie_share and unrecorded_share are undefined (NaN) for references.\n")
+	return b.String()
+}
+
+// constRows scores every row of dim features 0.
+type constRows struct{ dim int }
+
+func (c constRows) Score(dst, x []float64) []float64 { return make([]float64, len(x)/c.dim) }
+
+// majority scores the first shuttle class (Rad.Flow, the majority) 1 and the
+// others 0; rows have 7 blocks of 10 features and hold their arm's block.
+type majority struct{}
+
+func (majority) Score(dst, x []float64) []float64 {
+	const dim = 70
+	out := make([]float64, len(x)/dim)
+	for n := range out {
+		if n%7 == 0 {
+			out[n] = 1
+		}
+	}
+	return out
 }

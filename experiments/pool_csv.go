@@ -97,17 +97,16 @@ func readCSV(r io.Reader, file string) (*csvTable, error) {
 }
 
 func (t *csvTable) setHeader(rec []string, line int) error {
-	seen := map[string]int{}
 	for i, name := range rec {
 		if name == "" {
 			return &InputError{File: t.file, Line: line, Column: i + 1, Msg: "empty column name in the header"}
 		}
-		key := strings.ToLower(name)
-		if j, dup := seen[key]; dup {
-			return &InputError{File: t.file, Line: line, Column: i + 1, Name: name,
-				Msg: fmt.Sprintf("column name repeats column %d (%s); names are compared ignoring case", j+1, rec[j])}
+		for j, prev := range rec[:i] {
+			if strings.EqualFold(prev, name) { // the rule column uses
+				return &InputError{File: t.file, Line: line, Column: i + 1, Name: name,
+					Msg: fmt.Sprintf("column name repeats column %d (%s); names are compared ignoring case", j+1, prev)}
+			}
 		}
-		seen[key] = i
 	}
 	t.header, t.headerLine = rec, line
 	return nil
