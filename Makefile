@@ -3,7 +3,7 @@ export GOAMD64 := v1
 export GOFLAGS := -buildvcs=false
 GO ?= go
 
-.PHONY: all test fmt-check vet fix-check unit bench nadb figures figures-quick clean-cache clean
+.PHONY: all test fmt-check vet fix-check unit bench nadb figures figures-quick verify clean-cache clean
 
 all: test
 
@@ -35,10 +35,16 @@ nadb:
 ## figures: every figure of the paper at paper scale into figures/ (runs cached in .cache/runs)
 figures: nadb
 	bin/nadb figures -out figures
+	bin/nadb theory -out figures/theory
 
 ## figures-quick: the same figures at reduced scale into figures/quick/ (a smoke check, < 5 minutes)
 figures-quick: nadb
 	bin/nadb figures -quick -out figures/quick
+	bin/nadb theory -quick -out figures/quick/theory
+
+## verify: the paper's claims as statistical tests at paper scale (reuses the figure cache) into figures/claims.md
+verify: nadb
+	bin/nadb verify -scale paper -out figures/claims.md
 
 ## clean-cache: forget every cached run
 clean-cache:

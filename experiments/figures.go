@@ -109,6 +109,22 @@ func base(sc Scale, algo string) Spec {
 	return Spec{Algorithm: algo, Problem: DefaultProblem(), Config: algorithms.Default(), T: sc.T, Every: sc.Every}
 }
 
+// displayNames mark, in legends, the algorithms that are not the paper's own.
+var displayNames = map[string]string{
+	"ae-dpo":                 "ae-dpo (our interpretation)",
+	"random-nn":              "random-nn (ours)",
+	"neural-adb-ucb-randctx": "neural-adb-ucb, random contexts (ours)",
+	"neural-adb-ts-randctx":  "neural-adb-ts, random contexts (ours)",
+}
+
+// DisplayName is the legend label of an algorithm.
+func DisplayName(algo string) string {
+	if n, ok := displayNames[algo]; ok {
+		return n
+	}
+	return algo
+}
+
 // comparison is one row with a curve for every algorithm in algos.
 func comparison(sc Scale, title string, algos []string, edit func(*Spec)) Row {
 	r := Row{Title: title}
@@ -117,7 +133,7 @@ func comparison(sc Scale, title string, algos []string, edit func(*Spec)) Row {
 		if edit != nil {
 			edit(&s)
 		}
-		r.Curves = append(r.Curves, Curve{Label: a, Spec: s})
+		r.Curves = append(r.Curves, Curve{Label: DisplayName(a), Spec: s})
 	}
 	return r
 }

@@ -197,14 +197,15 @@ func (l *Latent) Regret(q algorithms.Query) float64 {
 }
 
 // KappaMu returns κ_μ = min over contexts and arm pairs of μ'(f(c,a) − f(c,b))
-// (Assumption 1), the constant the paper leaves unstated.
+// (Assumption 1), the constant the paper leaves unstated. μ'(x) is evaluated
+// as e^{−|x|}/(1 + e^{−|x|})², which stays accurate where σ(1 − σ) rounds to 0
+// (Square's differences reach 30 and more: κ_μ ≈ 1e-16 there).
 func (l *Latent) KappaMu() float64 {
 	k := math.Inf(1)
 	for c := 0; c < len(l.F)/l.Arms; c++ {
 		fc := l.F[c*l.Arms : (c+1)*l.Arms]
-		lo, hi := slices.Min(fc), slices.Max(fc)
-		s := sigmoid(hi - lo) // μ' is smallest at the largest |difference|
-		k = math.Min(k, s*(1-s))
+		e := math.Exp(-(slices.Max(fc) - slices.Min(fc))) // μ' is smallest at the largest |difference|
+		k = math.Min(k, e/((1+e)*(1+e)))
 	}
 	return k
 }

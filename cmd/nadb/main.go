@@ -5,6 +5,8 @@
 //
 //	nadb run     [flags] one experiment, a table on stdout and optionally a CSV
 //	nadb figures [flags] every figure of the paper (cached, resumable, shardable)
+//	nadb verify  [flags] the paper's claims as statistical tests, a Markdown table
+//	nadb theory  [flags] numerical checks of Theorem 1 and the effective dimension
 //	nadb list            every registered algorithm with a one-line description
 //	nadb config          every configuration field, its default and its source
 //
@@ -47,7 +49,9 @@ var commands = []struct {
 }{
 	{"run", "run one experiment and print its metrics at checkpoints", cmdRun},
 	{"figures", "regenerate the paper's figures (cached, resumable, shardable)", cmdFigures},
+	{"verify", "test the paper's claims statistically and print the claims table", cmdVerify},
 	{"theory", "check Theorem 1 and the effective dimension numerically", cmdTheory},
+	{"lockon", "run the lock-on study of the paper's context rule and write its tables", cmdLockon},
 	{"list", "list every registered algorithm", cmdList},
 	{"config", "list every configuration field with its default and source", cmdConfig},
 }
