@@ -30,7 +30,7 @@ var RealDataFigures = []string{"real-cems", "real-shuttle"}
 
 func init() {
 	for name, l := range map[string][2]string{
-		"test_accuracy":          {"Held-out pairwise accuracy", "share of answers"},
+		"test_accuracy":          {"Held-out accuracy", "share predicted correctly"},
 		"test_logloss":           {"Held-out log-loss", "nats per answer"},
 		"test_copeland_gap":      {"Held-out Copeland gap", "Copeland points (of 5)"},
 		"test_balanced_accuracy": {"Held-out balanced accuracy", "mean recall over classes"},
@@ -45,20 +45,20 @@ func init() {
 	}
 	RegisterFigure("real-cems", func(sc Scale) Figure {
 		return Figure{
-			Caption: "CEMSChoice (real human answers replayed, ours): held-out pairwise accuracy, log-loss and Copeland gap of the chosen school on 101 held-out students, and the mean Copeland gap on the 202 training students, vs duels; 10 random splits. Borda learners score Borda estimates, so their log-loss is not a likelihood.",
+			Caption: "CEMSChoice (real human answers replayed, ours; K = 6 schools, d = 58): held-out pairwise accuracy (share of recorded strict answers predicted), log-loss and Copeland gap of the chosen school on 101 held-out students, and the mean Copeland gap (MAE panel) on the 202 training students, vs duels; 10 random splits. Borda learners score Borda estimates, so their log-loss is not a likelihood.",
 			Paper:   "ours",
 			Metrics: []string{"test_accuracy", "test_logloss", "test_copeland_gap", "mean_gap"},
 			Seeds:   sc.Seeds,
-			Rows:    []Row{realDataRow(sc, "CEMSChoice, 202 training students, K = 6, d = 58", ProblemSpec{Name: "cems"})},
+			Rows:    []Row{realDataRow(sc, "CEMSChoice", ProblemSpec{Name: "cems"})},
 		}
 	})
 	RegisterFigure("real-shuttle", func(sc Scale) Figure {
 		return Figure{
-			Caption: "Statlog Shuttle as a dueling bandit (ours): pool mean gap (error rate × 2), average regret, and held-out accuracy and balanced accuracy on 2,000 samples, vs duels; 10 random pools of 300 samples.",
+			Caption: "Statlog Shuttle as a dueling bandit (ours; 300 contexts, K = 7 classes, d = 70, utility 2 for the true class, 0 otherwise): pool mean gap (2 x error rate), average regret, and held-out classification accuracy and balanced accuracy on 2,000 samples, vs duels; 10 random pools.",
 			Paper:   "ours",
 			Metrics: []string{"mean_gap", "avg_regret", "test_accuracy", "test_balanced_accuracy"},
 			Seeds:   sc.Seeds,
-			Rows:    []Row{realDataRow(sc, "Shuttle, 300 contexts, K = 7, d = 70, utility 2·1[arm = class]", ProblemSpec{Name: "shuttle"})},
+			Rows:    []Row{realDataRow(sc, "Statlog Shuttle", ProblemSpec{Name: "shuttle"})},
 		}
 	})
 }
@@ -95,6 +95,15 @@ type Summary struct {
 
 // higherIsBetter reports the direction of a metric.
 func higherIsBetter(metric string) bool { return strings.Contains(metric, "accuracy") }
+
+// diagnostic reports metrics with no better direction (no best is marked).
+func diagnostic(metric string) bool {
+	switch metric {
+	case "distinct_contexts", "top_context_share", "tie_share", "unrecorded_share":
+		return true
+	}
+	return false
+}
 
 // RealDataSummary loads the runs of the first row of f and summarises the
 // checkpoint at round t (the last checkpoint if t < 0).
@@ -152,7 +161,7 @@ func RealDataSummary(f Figure, load Loader, t int) (*Summary, error) {
 		best := -1
 		for ri, r := range s.Rows {
 			v := r.Mean[mi]
-			if math.IsNaN(v) {
+			if math.IsNaN(v) || diagnostic(m) {
 				continue
 			}
 			if best < 0 || (higherIsBetter(m) && v > s.Rows[best].Mean[mi]) || (!higherIsBetter(m) && v < s.Rows[best].Mean[mi]) {
@@ -194,10 +203,13 @@ func (s *Summary) Markdown() string {
 	for _, m := range s.Metrics {
 		title, _ := MetricLabel(m)
 		dir := "↓"
-		if higherIsBetter(m) {
+		switch {
+		case diagnostic(m):
+			dir = ""
+		case higherIsBetter(m):
 			dir = "↑"
 		}
-		fmt.Fprintf(&b, " %s %s |", title, dir)
+		fmt.Fprintf(&b, " %s |", strings.TrimSpace(title+" "+dir))
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---|", len(s.Metrics)) + "\n")
 	for ri, r := range s.Rows {
@@ -209,7 +221,7 @@ func (s *Summary) Markdown() string {
 				cell = "n/a"
 			case ri == s.Best[mi]:
 				cell = "**" + cell + "**"
-			case r.PBest[mi] >= 0.05:
+			case !math.IsNaN(r.PBest[mi]) && r.PBest[mi] >= 0.05:
 				cell += " ≈"
 			}
 			fmt.Fprintf(&b, " %s |", cell)

@@ -87,7 +87,7 @@ func TestRealDataSummary(t *testing.T) {
 		t.Errorf("a NaN seed must void the mean: %v (n = %d)", s.Rows[2].Mean[1], s.Rows[2].N[1])
 	}
 	md := s.Markdown()
-	for _, want := range []string{"| a | 0.700 ± 0.248 ≈ | **2.000 ± 2.484** |", "| c | 0.313 ± 0.038 | n/a |", "Held-out pairwise accuracy ↑"} {
+	for _, want := range []string{"| a | 0.700 ± 0.248 ≈ | **2.000 ± 2.484** |", "| c | 0.313 ± 0.038 | n/a |", "Held-out accuracy ↑"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
@@ -136,6 +136,16 @@ func TestWriteRealDataSummary(t *testing.T) {
 			all.Write(b.Bytes())
 		}
 		md.WriteString("Mean ± half-width of the 95% t-interval over seeds; bold: the best mean; ≈: a paired t-test (same splits) cannot tell the row from the best at the 5% level (two-sided, uncorrected for the number of rows). n/a: the learner has no Scorer or a seed gave NaN.\n\n")
+		diag := f
+		diag.Metrics = []string{"distinct_contexts", "top_context_share"}
+		if f.ID == "real-cems" {
+			diag.Metrics = append(diag.Metrics, "tie_share", "unrecorded_share")
+		}
+		s, err := RealDataSummary(diag, CacheLoader(&Cache{Dir: dir}), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md.WriteString("Diagnostics (where the duels went, and how many answers were coins):\n\n" + s.Markdown() + "\n")
 		md.WriteString(realDataReferences(t, f))
 		if err := writeAtomic(filepath.Join(out, f.ID+"-summary.md"), []byte(md.String())); err != nil {
 			t.Fatal(err)
@@ -199,21 +209,50 @@ func realDataReferences(t *testing.T, f Figure) string {
 		}
 		m.Fit()
 		add("linear BT fitted to all training information at once (λ = 1)", ev.Extra(nil, scorerLearner{Scorer: m}))
+		if e, ok := prob.Evaluator.(*cemsEvaluator); ok {
+			// The same without covariates: school indicators only (a
+			// population ranking of the schools).
+			K, d := prob.Pool.Arms, prob.Pool.Dim
+			x := make([]float64, prob.Pool.Rows()*K)
+			for n := range prob.Pool.Rows() {
+				copy(x[n*K:(n+1)*K], prob.Pool.X[n*d:n*d+K])
+			}
+			sub, err := algorithms.NewPool(prob.Pool.Contexts, K, K, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := algorithms.NewLinearBT(algorithms.Env{Pool: sub, Config: cfg, Seed: uint64(seed)})
+			for _, a := range e.replay.Answers.Strict() {
+				if a.Y == 1 {
+					ms.AddDuel(a.Context, a.Arm1, a.Arm2)
+				} else {
+					ms.AddDuel(a.Context, a.Arm2, a.Arm1)
+				}
+			}
+			ms.Fit()
+			add("the same on school indicators only (no covariates: a population ranking)", ev.Extra(nil, scorerLearner{Scorer: projected{ms, d, K}}))
+		}
 		add("constant model (every arm scored alike)", ev.Extra(nil, scorerLearner{Scorer: constRows{prob.Pool.Dim}}))
 		if p.Name == "shuttle" {
 			add("majority class (Rad.Flow) always", ev.Extra(nil, scorerLearner{Scorer: majority{}}))
 		}
 	}
+	var keep []int // columns defined for references (not the coin shares)
+	for k, c := range cols {
+		if !diagnostic(c) {
+			keep = append(keep, k)
+		}
+	}
 	var b strings.Builder
 	b.WriteString("References (not active learners; same seeds):\n\n| reference |")
-	for _, c := range cols {
-		title, _ := MetricLabel(c)
+	for _, k := range keep {
+		title, _ := MetricLabel(cols[k])
 		b.WriteString(" " + title + " |")
 	}
-	b.WriteString("\n|---|" + strings.Repeat("---|", len(cols)) + "\n")
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(keep)) + "\n")
 	for _, name := range names {
 		b.WriteString("| " + name + " |")
-		for k := range cols {
+		for _, k := range keep {
 			var v []float64
 			for _, r := range rows[name] {
 				v = append(v, r[k])
@@ -223,8 +262,23 @@ func realDataReferences(t *testing.T, f Figure) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nThe linear reference sees every training answer once (CEMS: all strict answers of the training students; Shuttle: for every pool sample, the true class beating each other class, noise-free), so it bounds what the linear learners can reach from a T-duel budget of actively chosen, noisy answers. tie_share and unrecorded_share are undefined (NaN) for references.\n")
+	b.WriteString("\nThe linear reference sees every training answer once (CEMS: all strict answers of the training students; Shuttle: for every pool sample, the true class beating each other class, noise-free), so it bounds what the linear learners can reach from a T-duel budget of actively chosen, noisy answers.\n")
 	return b.String()
+}
+
+// projected scores rows of dim features with a scorer of their first k.
+type projected struct {
+	s      algorithms.Scorer
+	dim, k int
+}
+
+func (p projected) Score(dst, x []float64) []float64 {
+	n := len(x) / p.dim
+	y := make([]float64, n*p.k)
+	for i := range n {
+		copy(y[i*p.k:(i+1)*p.k], x[i*p.dim:i*p.dim+p.k])
+	}
+	return p.s.Score(dst, y)
 }
 
 // constRows scores every row of dim features 0.

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments/data"
 )
 
 // TestShuttleData checks the parsed shipped data against its README.
@@ -149,6 +150,28 @@ func TestShuttleDataErrors(t *testing.T) {
 		_, err := Shuttle{Contexts: 1, Holdout: 1, FS: fstest.MapFS{"shuttle/shuttle.csv": {Data: []byte(tc.in)}}}.New(1)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("error = %v\nwant prefix %q", err, tc.want)
+		}
+	}
+}
+
+// BenchmarkShuttleNew measures building one benchmark instance from the
+// parsed data (sampling, standardising, encoding 300 + 2,000 samples).
+func BenchmarkShuttleNew(b *testing.B) {
+	if _, err := shippedShuttle(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := (Shuttle{}).New(1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadShuttle measures parsing the 58,000-row file.
+func BenchmarkReadShuttle(b *testing.B) {
+	for b.Loop() {
+		if _, err := readShuttle(data.Shipped()); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
