@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -172,6 +173,29 @@ func BenchmarkReadShuttle(b *testing.B) {
 	for b.Loop() {
 		if _, err := readShuttle(data.Shipped()); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRealDataDeterminism: the real-data problems give the same bytes for the
+// same seed whatever GOMAXPROCS, and different splits or pools for different
+// seeds.
+func TestRealDataDeterminism(t *testing.T) {
+	cfg := algorithms.Default()
+	cfg.Width = 10
+	for _, p := range []ProblemSpec{{Name: "cems", Contexts: 60, Holdout: 30}, {Name: "shuttle", Contexts: 60, Holdout: 200}} {
+		spec := Spec{Algorithm: "neural-adb-ts", Problem: p, Config: cfg, T: 60, Every: 20, Seed: 3}
+		prev := runtime.GOMAXPROCS(1)
+		one := csvWithoutElapsed(t, spec)
+		runtime.GOMAXPROCS(2)
+		two := csvWithoutElapsed(t, spec)
+		runtime.GOMAXPROCS(prev)
+		if one != two {
+			t.Errorf("%s: GOMAXPROCS=1 and 2 differ:\n%s\nvs\n%s", p.Name, one, two)
+		}
+		spec.Seed = 4
+		if csvWithoutElapsed(t, spec) == one {
+			t.Errorf("%s: seeds 3 and 4 gave identical runs", p.Name)
 		}
 	}
 }
