@@ -31,8 +31,9 @@ type NeuralModel struct {
 	feat    *mlp.Features
 	prio    []int32
 	duels   int
-	targets int     // regression targets (AddTarget)
-	sigmaK  float64 // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
+	targets int         // regression targets (AddTarget)
+	sigmaK  float64     // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
+	kernel  gram.Kernel // K0 = ΦΦᵀ of the features (nil without confidence)
 }
 
 // NewNeuralModel builds the network at θ0 from the stream (env.Seed, 1) and,
@@ -82,6 +83,7 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 		default:
 			k = gram.NewCached(m.feat)
 		}
+		m.kernel = k
 		m.Conf = gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
 		m.Conf.RefreshEvery = cfg.RefreshEvery
 	}
