@@ -206,7 +206,11 @@ func init() {
 			s := base(sc, "neural-adb-ucb")
 			s.Config.Width = 32
 			s.Config.Depth = l
-			depth.Curves = append(depth.Curves, Curve{Label: fmt.Sprintf("%d hidden layers", l), Spec: s})
+			label := fmt.Sprintf("%d hidden layers", l)
+			if l == 1 {
+				label = "1 hidden layer"
+			}
+			depth.Curves = append(depth.Curves, Curve{Label: label, Spec: s})
 		}
 		return Figure{
 			Caption:    "Neural-ADB (UCB) on Square: network width with 2 hidden layers (top), depth with width 32 (bottom)",

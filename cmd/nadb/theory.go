@@ -17,6 +17,7 @@ func cmdTheory(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	out := fs.String("out", "figures/theory", "directory the tables and figures are written to")
 	quick := fs.Bool("quick", false, "reduced sizes (a smoke check in seconds, not the reported numbers)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel (results do not depend on it)")
+	cacheDir := fs.String("cache", ".cache/theory", "directory where finished outputs are kept, so an unchanged package re-plots in seconds (empty: always recompute)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: nadb theory [flags]
 
@@ -35,16 +36,26 @@ flags:`)
 		return usageError{fmt.Errorf("workers: need at least 1, got %d", *workers)}
 	}
 	start := time.Now()
-	res, err := theory.Run(ctx, theory.Options{Quick: *quick, Workers: *workers, Log: stderr})
-	if err != nil {
-		return err
-	}
-	paths, err := res.Write(*out)
-	if err != nil {
-		return err
-	}
-	if err := res.WriteMarkdown(stdout); err != nil {
-		return err
+	opts := theory.Options{Quick: *quick, Workers: *workers, Log: stderr}
+	var paths []string
+	if *cacheDir != "" {
+		var summary []byte
+		var err error
+		if paths, summary, err = theory.RunCached(ctx, opts, *cacheDir, *out); err != nil {
+			return err
+		}
+		stdout.Write(summary)
+	} else {
+		res, err := theory.Run(ctx, opts)
+		if err != nil {
+			return err
+		}
+		if paths, err = res.Write(*out); err != nil {
+			return err
+		}
+		if err := res.WriteMarkdown(stdout); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stderr, "theory: wrote %d files to %s in %.1f s\n", len(paths), *out, time.Since(start).Seconds())
 	return nil
