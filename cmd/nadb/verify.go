@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/verify"
+)
+
+func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("nadb verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	scale := fs.String("scale", "reduced", "reduced (minutes) or paper (the paper's setting; reuses the figure cache)")
+	only := fs.String("only", "", "comma-separated claim ids (default: all)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
+	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results (shared with nadb figures)")
+	out := fs.String("out", "figures/claims.md", "write the claims table as Markdown to this file (empty: do not write)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown.\nExit status 1 when a computed verdict differs from the expected one.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	var sc verify.Scale
+	switch *scale {
+	case "reduced":
+		sc = verify.Reduced
+	case "paper":
+		sc = verify.Paper
+	default:
+		return usageError{fmt.Errorf("scale: %q is not reduced or paper", *scale)}
+	}
+	if *workers < 1 {
+		return usageError{fmt.Errorf("workers: need at least 1, got %d", *workers)}
+	}
+	var ids []string
+	if *only != "" {
+		ids = strings.Split(*only, ",")
+	}
+	prog := newProgress(stderr, sc.Name)
+	rows, err := verify.Evaluate(ctx, sc, verify.Options{Cache: &experiments.Cache{Dir: *cacheDir}, Workers: *workers, OnEvent: prog.event, Only: ids})
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := verify.WriteMarkdown(&buf, rows); err != nil {
+		return err
+	}
+	stdout.Write(buf.Bytes())
+	if *out != "" {
+		if err := writeFile(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+			return err
+		}
+	}
+	var differ []string
+	for _, r := range rows {
+		if !r.Agrees() {
+			differ = append(differ, r.ID)
+		}
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("computed verdicts differ from the expected ones for claims %s", strings.Join(differ, ", "))
+	}
+	return nil
+}

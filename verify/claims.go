@@ -1,0 +1,151 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/neural-adb/nadb/experiments"
+)
+
+// Verdict is the outcome of testing a claim.
+type Verdict string
+
+// Verdicts.
+const (
+	Holds        Verdict = "holds"
+	DoesNotHold  Verdict = "does not hold"
+	notEvaluated Verdict = "not evaluated"
+)
+
+// Outcome is what a claim's test computed.
+type Outcome struct {
+	Verdict Verdict
+	Result  string // the numbers: estimates with intervals, p-values
+	Power   string // what the test could detect (effect size at 80% power), if it applies
+}
+
+// Claim is one checkable statement of the paper (or of this project about
+// the paper) with the statistic and the test that decide it.
+type Claim struct {
+	ID        string
+	Claim     string // the statement, in our words
+	Source    string // where the paper makes it
+	Statistic string // what is measured
+	Test      string // how it is decided
+	// Expected is the verdict we expect at each scale with a one-line
+	// justification; a test fails when the computed verdict differs.
+	Expected map[string]Verdict
+	Why      string
+	// Runs lists every run the claim needs at a scale.
+	Runs func(Scale) []experiments.Spec
+	// Evaluate decides the claim from the finished runs.
+	Evaluate func(Scale, Results) (Outcome, error)
+}
+
+// Results gives access to finished runs.
+type Results interface {
+	Get(experiments.Spec) (*experiments.Result, error)
+}
+
+// Row is one evaluated line of the claims table.
+type Row struct {
+	Claim
+	Outcome
+	Scale string
+	Err   error
+}
+
+// Agrees reports whether the computed verdict is the expected one.
+func (r Row) Agrees() bool {
+	return r.Err == nil && r.Verdict == r.Expected[r.Scale]
+}
+
+// Options configures Evaluate.
+type Options struct {
+	Cache   *experiments.Cache // where runs are cached (nil: a temporary cache is not kept)
+	Workers int
+	OnEvent func(experiments.Event)
+	Only    []string // claim ids; empty: all
+}
+
+type cacheResults struct{ c *experiments.Cache }
+
+func (r cacheResults) Get(s experiments.Spec) (*experiments.Result, error) {
+	return experiments.CacheLoader(r.c)(s)
+}
+
+// Evaluate runs every claim's runs (reusing the cache) and decides each claim.
+func Evaluate(ctx context.Context, sc Scale, opts Options) ([]Row, error) {
+	if opts.Cache == nil {
+		return nil, fmt.Errorf("verify: no cache directory")
+	}
+	claims := Table()
+	if len(opts.Only) > 0 {
+		var keep []Claim
+		for _, c := range claims {
+			for _, id := range opts.Only {
+				if c.ID == id {
+					keep = append(keep, c)
+				}
+			}
+		}
+		if len(keep) != len(opts.Only) {
+			return nil, fmt.Errorf("only: unknown claim id in %v", opts.Only)
+		}
+		claims = keep
+	}
+	var jobs []experiments.Job
+	for _, c := range claims {
+		if c.Runs == nil {
+			continue
+		}
+		for _, s := range c.Runs(sc) {
+			jobs = append(jobs, experiments.Job{Spec: s, Group: "claim " + c.ID})
+		}
+	}
+	sw := experiments.Sweep{Cache: opts.Cache, Workers: opts.Workers, OnEvent: opts.OnEvent}
+	if err := sw.Execute(ctx, jobs); err != nil {
+		return nil, err
+	}
+	res := cacheResults{opts.Cache}
+	rows := make([]Row, len(claims))
+	for i, c := range claims {
+		rows[i] = Row{Claim: c, Scale: sc.Name}
+		out, err := c.Evaluate(sc, res)
+		rows[i].Outcome, rows[i].Err = out, err
+		if err != nil {
+			rows[i].Verdict = notEvaluated
+		}
+	}
+	return rows, nil
+}
+
+// final returns a metric at the last checkpoint of spec for every seed.
+func final(sc Scale, r Results, spec experiments.Spec, metric string) ([]float64, error) {
+	var out []float64
+	for _, s := range sc.seeds(spec) {
+		res, err := r.Get(s)
+		if err != nil {
+			return nil, err
+		}
+		cp := res.Checkpoints[len(res.Checkpoints)-1]
+		v, err := experiments.Metric(res, cp, metric)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// pvalue formats a p-value.
+func pvalue(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "p = n/a"
+	case p < 1e-4:
+		return "p < 1e-4"
+	}
+	return fmt.Sprintf("p = %.2g", p)
+}

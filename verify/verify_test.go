@@ -1,0 +1,62 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/neural-adb/nadb/experiments"
+)
+
+// TestClaims evaluates every claim at the reduced scale and fails for each
+// claim whose computed verdict differs from the expected one. The table is
+// written to testdata/claims-reduced.md for reading (regenerated, not a
+// golden file: its numbers are asserted only through the verdicts).
+func TestClaims(t *testing.T) {
+	if os.Getenv("NADB_VERIFY_SCALE") == "paper" {
+		t.Log("paper scale: use make verify (nadb verify -scale paper) instead")
+	}
+	rows, err := Evaluate(context.Background(), Reduced, Options{Cache: &experiments.Cache{Dir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("testdata", "claims-reduced.md"), buf.Bytes(), 0o644); err != nil {
+		t.Log(err)
+	}
+	for _, r := range rows {
+		if r.Err != nil {
+			t.Errorf("claim %s: %v", r.ID, r.Err)
+			continue
+		}
+		t.Logf("claim %s: %s — %s", r.ID, r.Verdict, r.Result)
+		if !r.Agrees() {
+			t.Errorf("claim %s (%s): computed %q, expected %q (%s)\n  %s", r.ID, r.Claim.Claim, r.Verdict, r.Expected[r.Scale], r.Why, r.Result)
+		}
+	}
+}
+
+// TestTableIsComplete checks that every claim states its source, statistic,
+// test, expected verdicts for both scales and a justification.
+func TestTableIsComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Table() {
+		if seen[c.ID] {
+			t.Errorf("duplicate claim id %s", c.ID)
+		}
+		seen[c.ID] = true
+		if c.Claim == "" || c.Source == "" || c.Statistic == "" || c.Test == "" || c.Why == "" || c.Evaluate == nil {
+			t.Errorf("claim %s is incomplete: %+v", c.ID, c)
+		}
+		for _, sc := range []string{"reduced", "paper"} {
+			if v := c.Expected[sc]; v != Holds && v != DoesNotHold {
+				t.Errorf("claim %s: expected verdict at %s scale is %q", c.ID, sc, v)
+			}
+		}
+	}
+}
