@@ -395,9 +395,11 @@ func MainMarkdown(rows []LockonRow) []byte {
 		if r.Comparator != "" {
 			pm, pw = fmtP(r.LessMean.P), fmtP(r.LessWorst.P)
 			holm = fmtP(r.HolmMean) + ", " + fmtP(r.HolmWorst)
-			bar = "no"
-			if r.Passes() {
-				bar = "**yes**"
+			if r.Repair {
+				bar = "no"
+				if r.Passes() {
+					bar = "**yes**"
+				}
 			}
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %v | %v | %v | %v | %s | %s | %s | %s |\n", r.Problem, r.Algorithm, r.Distinct, r.TopShare, r.MeanGap, r.WorstGap, pm, pw, holm, bar)
