@@ -24,10 +24,12 @@ import (
 //
 // The cross terms ψ_{c'}ᵀ V⁻¹ ψ_c need entries of Φ V⁻¹ Φᵀ across contexts,
 // which gram.Confidence does not keep. lookaheadRows keeps the rows of
-// M = Φ V⁻¹ Φᵀ = K0/a − Σ_s r̃_s r̃_sᵀ that the rule has needed so far: a new
-// row costs one pass over the update history (O(N·t)), and every kept row
-// follows each update r̃_t = Confidence.Row() by one axpy (O(N)). Scoring a
-// round is O(|C|²). The pool must be small enough for a dense kernel.
+// M = Φ V⁻¹ Φᵀ = K0/a − Σ_s r̃_s r̃_sᵀ that the rule has needed so far, each
+// with the number of updates r̃_s (from Confidence.Row()) already applied to
+// it; a row is brought up to date by one axpy (O(N)) per missed update when it
+// is next needed, so a row costs at most one pass over the update history
+// (O(N·t)) and rows the rule no longer uses cost nothing. Scoring a round is
+// O(|C|²). The pool must be small enough for a dense kernel.
 type NeuralADBLookahead struct {
 	*NeuralADB
 	rows  *lookaheadRows
@@ -63,8 +65,8 @@ func (l *NeuralADBLookahead) Select() Query {
 	for c := range l.pairs {
 		a1, a2 := l.ArmRule(c)
 		l.pairs[c] = [2]int{c*K + a1, c*K + a2}
-		l.rows.row(c*K + a1) // keep every needed row before taking slices:
-		l.rows.row(c*K + a2) // a new row may move the storage
+		l.rows.row(c*K + a1) // bring every needed row up to date before taking
+		l.rows.row(c*K + a2) // slices: a new row may move the storage
 	}
 	for c, p := range l.pairs {
 		ri, rj := l.rows.row(p[0]), l.rows.row(p[1])
@@ -86,7 +88,8 @@ func (l *NeuralADBLookahead) Observe(q Query, y Feedback) {
 	l.rows.push(l.Conf.Row())
 }
 
-// lookaheadRows keeps selected rows of M = K0/a − Σ_s r̃_s r̃_sᵀ.
+// lookaheadRows keeps selected rows of M = K0/a − Σ_s r̃_s r̃_sᵀ, each updated
+// lazily.
 type lookaheadRows struct {
 	k    *gram.Dense
 	reg  float64
@@ -94,6 +97,7 @@ type lookaheadRows struct {
 	hist []float64 // r̃_1 … r̃_t, each n long
 	slot []int32   // pool row → position in ids, −1 if not kept
 	ids  []int
+	done []int     // updates applied to each kept row
 	data []float64 // kept rows, n each
 }
 
@@ -105,36 +109,35 @@ func newLookaheadRows(k *gram.Dense, reg float64) *lookaheadRows {
 	return &lookaheadRows{k: k, reg: reg, n: k.N, slot: slot}
 }
 
-// row returns M[i, :] (read only; valid until the next push).
+// row returns M[i, :] (read only; valid until the next call of row or push).
 func (r *lookaheadRows) row(i int) []float64 {
 	n := r.n
-	if s := r.slot[i]; s >= 0 {
-		return r.data[int(s)*n : (int(s)+1)*n]
+	s := int(r.slot[i])
+	if s < 0 {
+		s = len(r.ids)
+		r.slot[i] = int32(s)
+		r.ids = append(r.ids, i)
+		r.done = append(r.done, 0)
+		off := len(r.data)
+		r.data = append(r.data, r.k.Column(i)...)
+		m := r.data[off : off+n]
+		inv := 1 / r.reg
+		for j := range m {
+			m[j] *= inv
+		}
 	}
-	r.slot[i] = int32(len(r.ids))
-	r.ids = append(r.ids, i)
-	off := len(r.data)
-	r.data = append(r.data, r.k.Column(i)...)
-	m := r.data[off : off+n]
-	inv := 1 / r.reg
-	for j := range m {
-		m[j] *= inv
-	}
-	for s := 0; s < len(r.hist)/n; s++ {
-		h := r.hist[s*n : (s+1)*n]
+	m := r.data[s*n : (s+1)*n]
+	t := len(r.hist) / n
+	for u := r.done[s]; u < t; u++ {
+		h := r.hist[u*n : (u+1)*n]
 		plusAxpy(-h[i], h, m)
 	}
+	r.done[s] = t
 	return m
 }
 
-// push applies the update M ← M − r̃ r̃ᵀ to every kept row.
-func (r *lookaheadRows) push(rt []float64) {
-	r.hist = append(r.hist, rt...)
-	n := r.n
-	for s, i := range r.ids {
-		plusAxpy(-rt[i], rt, r.data[s*n:(s+1)*n])
-	}
-}
+// push records the update M ← M − r̃ r̃ᵀ; kept rows apply it when next used.
+func (r *lookaheadRows) push(rt []float64) { r.hist = append(r.hist, rt...) }
 
 // plusAxpy sets y += a·x.
 func plusAxpy(a float64, x, y []float64) {

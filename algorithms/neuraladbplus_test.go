@@ -75,7 +75,7 @@ func TestFeatureNormUnit(t *testing.T) {
 }
 
 // smallPool returns a random pool of contexts × arms rows in dim dimensions.
-func smallPool(t *testing.T, seed uint64, contexts, arms, dim int) *Pool {
+func smallPool(t testing.TB, seed uint64, contexts, arms, dim int) *Pool {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 9))
 	x := make([]float64, contexts*arms*dim)
@@ -270,4 +270,42 @@ func TestLastLayerSampleCovariance(t *testing.T) {
 			}
 		}
 	}
+}
+
+// benchRepair measures one round (Select and Observe) of a repaired learner at
+// the paper's scale (300 contexts × 10 arms, d = 20, w = 50) after warm rounds.
+func benchRepair(b *testing.B, build func(Env) (Learner, error), warm int) {
+	pool := smallPool(b, 11, 300, 10, 20)
+	l, err := build(Env{Pool: pool, Config: Default(), Seed: 12})
+	if err != nil {
+		b.Fatal(err)
+	}
+	round := 0
+	step := func() {
+		q := l.Select()
+		l.Observe(q, answer(round))
+		round++
+	}
+	for range warm {
+		step()
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		step()
+	}
+	if la, ok := l.(*NeuralADBLookahead); ok {
+		b.ReportMetric(float64(len(la.rows.ids)), "rows-kept")
+	}
+}
+
+func BenchmarkLookaheadRound(b *testing.B) {
+	benchRepair(b, func(e Env) (Learner, error) { return NewNeuralADBLookahead(e, false) }, 500)
+}
+
+func BenchmarkTSCtxRound(b *testing.B) {
+	benchRepair(b, func(e Env) (Learner, error) { return NewNeuralADBTSCtx(e, false) }, 500)
+}
+
+func BenchmarkRandomContextRound(b *testing.B) {
+	benchRepair(b, func(e Env) (Learner, error) { return NewNeuralADB(e, false, RandomContext) }, 500)
 }
