@@ -29,6 +29,7 @@ func init() {
 			Paper:   "ours",
 			Metrics: []string{"worst_gap", "mean_gap", "top_context_share"},
 			Seeds:   sc.Seeds,
+			Dir:     "lockon",
 			Rows: []Row{
 				comparison(sc, "Square", LockonFigureAlgorithms, nil),
 				comparison(sc, "Sine", LockonFigureAlgorithms, func(s *Spec) { s.Problem.Name = "sine" }),

@@ -50,6 +50,8 @@ func init() {
 			Metrics: []string{"test_accuracy", "test_logloss", "test_copeland_gap", "mean_gap"},
 			Seeds:   sc.Seeds,
 			Rows:    []Row{realDataRow(sc, "CEMSChoice", ProblemSpec{Name: "cems"})},
+			Dir:     "realdata",
+			Tables:  writeRealDataSummary,
 		}
 	})
 	RegisterFigure("real-shuttle", func(sc Scale) Figure {
@@ -59,6 +61,8 @@ func init() {
 			Metrics: []string{"mean_gap", "avg_regret", "test_accuracy", "test_balanced_accuracy"},
 			Seeds:   sc.Seeds,
 			Rows:    []Row{realDataRow(sc, "Statlog Shuttle", ProblemSpec{Name: "shuttle"})},
+			Dir:     "realdata",
+			Tables:  writeRealDataSummary,
 		}
 	})
 }

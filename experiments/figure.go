@@ -41,6 +41,12 @@ type Figure struct {
 	// Sequential styles curves by their position in the row (ablation grids)
 	// instead of by algorithm.
 	Sequential bool
+	// Dir is the subfolder of the output directory the figure goes to
+	// ("" for the top level), so that a topic's figures and tables sit together.
+	Dir string
+	// Tables, if set, writes further outputs (summary tables) into the
+	// figure's folder after the figure; it returns the paths written.
+	Tables func(f Figure, load Loader, dir string) ([]string, error)
 }
 
 // Metric returns the value of a named metric at a checkpoint: one of the
@@ -267,11 +273,12 @@ type Manifest struct {
 	TotalWall float64           `json:"total_wall_s"`
 }
 
-// Render writes dir/ID.{png,svg,pdf} (PDF when its labels are ASCII), the
-// plotted numbers as dir/ID.csv and the manifest dir/ID.manifest.json, and
-// returns the paths written.
+// Render writes dir/Dir/ID.{png,svg,pdf} (PDF when its labels are ASCII), the
+// plotted numbers as ID.csv, the manifest ID.manifest.json and the figure's
+// Tables beside them, and returns the paths written.
 func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	f := t.Figure
+	dir = filepath.Join(dir, f.Dir)
 	base := filepath.Join(dir, f.ID)
 	paths, err := t.Plot().Save(base)
 	if err != nil {
@@ -303,7 +310,15 @@ func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	if err := writeAtomic(base+".manifest.json", append(data, '\n')); err != nil {
 		return paths, err
 	}
-	return append(paths, base+".manifest.json"), nil
+	paths = append(paths, base+".manifest.json")
+	if f.Tables != nil && c != nil {
+		more, err := f.Tables(f, CacheLoader(c), dir)
+		paths = append(paths, more...)
+		if err != nil {
+			return paths, fmt.Errorf("%s: tables: %w", f.ID, err)
+		}
+	}
+	return paths, nil
 }
 
 func modules() map[string]string {

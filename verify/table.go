@@ -55,6 +55,7 @@ func Table() []Claim {
 		expect(theorem1("5b", theory.Repaired), both(Holds), "with a lower bound Σ_min the matrix-Azuma step is valid; it is vacuous (undefined) for sequences whose Σ_s is rank-deficient"),
 		expect(effectiveDimension(), both(Holds), "d̃ of the queried sequences grows like T^0.06 (as written) and T^0.5 (random contexts)"))
 	claims = append(claims, expect(lockOnClaim(), both(DoesNotHold), "the max-norm rule keeps choosing contexts whose most uncertain pair the arm rule never queries, so their norms never shrink (measured-facts §1; lock-on study)"))
+	claims = append(claims, lockOnRepairClaims()...)
 	return claims
 }
 
