@@ -66,7 +66,7 @@
 //			func(env algorithms.Env) (algorithms.Learner, error) { return newMine(env), nil })
 //	}
 //
-// Take all randomness from NewStream(env.Seed, id) with id ≥ 100 and break
+// Take all randomness from NewStream(env.Seed, id) with id ≥ 1000 and break
 // exact ties with ArgmaxRand. NeuralModel gives any learner the paper's MLP,
 // its training schedule and the exact confidence state. Then add a one-line
 // test, conformance.Run(t, "my-baseline", nil) from package

@@ -71,7 +71,7 @@ func (w *winCount) Policy(dst []int) []int {
 func ExampleRegister() {
 	algorithms.Register("win-count", "example: random duels, most wins per context",
 		func(env algorithms.Env) (algorithms.Learner, error) {
-			return &winCount{pool: env.Pool, wins: make([]int, env.Pool.Rows()), rng: algorithms.NewStream(env.Seed, 100)}, nil
+			return &winCount{pool: env.Pool, wins: make([]int, env.Pool.Rows()), rng: algorithms.NewStream(env.Seed, algorithms.FirstExternalStream)}, nil
 		})
 	spec := experiments.Spec{Algorithm: "win-count", Problem: experiments.ProblemSpec{Name: "linear", Dim: 3, Arms: 4, Contexts: 20, Theta: "sphere"},
 		Config: algorithms.Default(), T: 2000, Every: 2000, Seed: 1}

@@ -1,9 +1,8 @@
 package algorithms
 
 import (
-	"math"
+	"github.com/neural-adb/nadb/internal/logistic"
 
-	"github.com/neural-adb/nadb/internal/mlp"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -75,7 +74,7 @@ func (m *LinearBT) Loss(theta []float64) float64 {
 	d := m.Pool.Dim
 	l := 0.0
 	for s := range m.Duels() {
-		l += log1pExp(-floats.Dot(theta, m.z[s*d:(s+1)*d]))
+		l += logistic.Softplus(-floats.Dot(theta, m.z[s*d:(s+1)*d]))
 	}
 	return l + m.lambda/2*floats.Dot(theta, theta)
 }
@@ -91,7 +90,7 @@ func (m *LinearBT) GradientTo(dst, theta []float64) []float64 {
 	}
 	for s := range m.Duels() {
 		z := m.z[s*d : (s+1)*d]
-		g := -mlp.Sigmoid(-floats.Dot(theta, z)) // d/du of −log μ(u)
+		g := -logistic.Sigmoid(-floats.Dot(theta, z)) // d/du of −log μ(u)
 		for i, zi := range z {
 			dst[i] += g * zi
 		}
@@ -114,7 +113,7 @@ func (m *LinearBT) Fit() int {
 		w := m.w[:n]
 		for s := range n {
 			u := floats.Dot(m.Theta, m.z[s*d:(s+1)*d])
-			p := mlp.Sigmoid(u)
+			p := logistic.Sigmoid(u)
 			w[s] = p * (1 - p)
 		}
 		m.GradientTo(m.grad, m.Theta)
@@ -201,12 +200,4 @@ type duelModel interface {
 	AddDuel(c, win, lose int)
 	Policy(dst []int) []int
 	Score(dst, x []float64) []float64
-}
-
-// log1pExp returns log(1 + eˣ) without overflow.
-func log1pExp(x float64) float64 {
-	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
 }

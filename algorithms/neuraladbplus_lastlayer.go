@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"fmt"
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -56,7 +57,7 @@ func plusLossScale(cfg Config, n int) float64 {
 }
 
 func plusDsigmoid(x float64) float64 {
-	s := mlp.Sigmoid(x)
+	s := logistic.Sigmoid(x)
 	return s * (1 - s)
 }
 
@@ -175,21 +176,13 @@ func fitNu2(m, v []float64) float64 {
 		nu2 := math.Pow(2, float64(k)/2)
 		ll := 0.0
 		for i := range m {
-			ll += plusLogSigmoid(m[i] / math.Sqrt(1+math.Pi*nu2*v[i]/8))
+			ll += logistic.LogSigmoid(m[i] / math.Sqrt(1+math.Pi*nu2*v[i]/8))
 		}
 		if ll > bestLL {
 			best, bestLL = nu2, ll
 		}
 	}
 	return best
-}
-
-// plusLogSigmoid returns log μ(x) without overflow.
-func plusLogSigmoid(x float64) float64 {
-	if x >= 0 {
-		return -math.Log1p(math.Exp(-x))
-	}
-	return x - math.Log1p(math.Exp(x))
 }
 
 // plusDot returns x·y (len(x) elements).

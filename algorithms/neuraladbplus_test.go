@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -183,7 +184,7 @@ func TestLastLayerExact(t *testing.T) {
 		for k := range psi {
 			psi[k] = ll.emb[d[0]*w+k] - ll.emb[d[1]*w+k]
 		}
-		s := mlp.Sigmoid(m.H[d[0]] - m.H[d[1]])
+		s := logistic.Sigmoid(m.H[d[0]] - m.H[d[1]])
 		prec.SymRankOne(prec, s*(1-s), mat.NewVecDense(w, psi))
 	}
 	var inv mat.Dense
@@ -224,7 +225,7 @@ func TestFitNu2RecoversScale(t *testing.T) {
 			m := 3 * rng.NormFloat64()
 			v := 0.5 + rng.Float64()
 			delta := m + nu0*math.Sqrt(v)*rng.NormFloat64()
-			if rng.Float64() >= mlp.Sigmoid(delta) {
+			if rng.Float64() >= logistic.Sigmoid(delta) {
 				m = -m // the loser is the first arm: record h_win − h_lose
 			}
 			ms, vs = append(ms, m), append(vs, v)

@@ -1,6 +1,9 @@
 package algorithms
 
-import "math/rand/v2"
+import (
+	"fmt"
+	"math/rand/v2"
+)
 
 // Random streams of a learner, all derived from Env.Seed so that a learner's
 // choices never depend on anything but its seed and the answers it gets.
@@ -11,9 +14,25 @@ const (
 	streamPolicy = 4 // fixed tie-break priorities of the returned policy
 )
 
-// NewStream returns the PCG stream id of a learner seeded with seed. Learners
-// added outside this package should use stream ids ≥ 100.
-func NewStream(seed, id uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, id)) }
+// Stream ids [ReservedStreams, FirstExternalStream) belong to the
+// experimenter's side (package experiments draws problem instances from 101
+// and Bradley–Terry answers from 102; package theory uses 200 and up). A
+// learner drawing from one of them could reproduce the problem or predict the
+// oracle, so NewStream refuses them.
+const (
+	ReservedStreams     = 100
+	FirstExternalStream = 1000
+)
+
+// NewStream returns the PCG stream id of a learner seeded with seed: ids below
+// ReservedStreams are this package's, learners added elsewhere use ids
+// ≥ FirstExternalStream. It panics on a reserved id.
+func NewStream(seed, id uint64) *rand.Rand {
+	if id >= ReservedStreams && id < FirstExternalStream {
+		panic(fmt.Sprintf("algorithms: stream id %d is reserved for the experimenter's side; learners use ids < %d (this package) or ≥ %d", id, ReservedStreams, FirstExternalStream))
+	}
+	return rand.New(rand.NewPCG(seed, id))
+}
 
 // ArgmaxRand returns the index of the largest of vals, skipping index skip
 // (pass −1 to skip nothing), and chooses uniformly among exact ties using rng.

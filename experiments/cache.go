@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
 	"math"
 	"os"
@@ -93,28 +94,7 @@ func (c *Cache) Store(res *Result, wall float64) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(c.path(key), data)
-}
-
-// writeAtomic writes data to path through a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fsutil.WriteFile(c.path(key), data)
 }
 
 // ReadCSV parses the output of WriteCSV: the standard columns in order,

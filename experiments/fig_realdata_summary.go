@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,10 +56,10 @@ func writeRealDataSummary(f Figure, load Loader, out string) ([]string, error) {
 		}
 		md.WriteString(refs)
 		mdPath, csvPath := filepath.Join(out, f.ID+"-summary.md"), filepath.Join(out, f.ID+"-summary.csv")
-		if err := writeAtomic(mdPath, []byte(md.String())); err != nil {
+		if err := fsutil.WriteFile(mdPath, []byte(md.String())); err != nil {
 			return nil, err
 		}
-		if err := writeAtomic(csvPath, all.Bytes()); err != nil {
+		if err := fsutil.WriteFile(csvPath, all.Bytes()); err != nil {
 			return nil, err
 		}
 		return []string{mdPath, csvPath}, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -288,7 +289,7 @@ func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	if err := t.WriteCSV(&buf); err != nil {
 		return paths, err
 	}
-	if err := writeAtomic(base+".csv", buf.Bytes()); err != nil {
+	if err := fsutil.WriteFile(base+".csv", buf.Bytes()); err != nil {
 		return paths, err
 	}
 	paths = append(paths, base+".csv")
@@ -307,7 +308,7 @@ func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	if err != nil {
 		return paths, err
 	}
-	if err := writeAtomic(base+".manifest.json", append(data, '\n')); err != nil {
+	if err := fsutil.WriteFile(base+".manifest.json", append(data, '\n')); err != nil {
 		return paths, err
 	}
 	paths = append(paths, base+".manifest.json")

@@ -183,6 +183,9 @@ func (s LockonStudy) Run(ctx context.Context, workers int, cache *Cache, progres
 	if cache != nil {
 		run = func(ctx context.Context, sp Spec) (*Result, error) {
 			if res, _, ok, err := cache.Load(sp); err != nil || ok {
+				if err == nil && !slices.Equal(res.ExtraColumns, CalibrationColumns) {
+					return nil, fmt.Errorf("cache %s holds a run of %s without the calibration columns: give the lock-on study a cache directory of its own (-cache)", cache.Dir, sp.Algorithm)
+				}
 				return res, err
 			}
 			start := time.Now()

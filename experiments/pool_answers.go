@@ -3,6 +3,7 @@ package experiments
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/logistic"
 	"io"
 	"math"
 	"slices"
@@ -220,16 +221,8 @@ func pairMetrics(h []float64, K int, recs []Answer) (acc, nll float64) {
 		case d == 0:
 			acc += 0.5
 		}
-		nll += softplus(-d) // −log μ(d)
+		nll += logistic.Softplus(-d) // −log μ(d)
 	}
 	n := float64(len(recs))
 	return acc / n, nll / n
-}
-
-// softplus returns log(1 + eˣ) without overflow.
-func softplus(x float64) float64 {
-	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -239,8 +240,8 @@ func TestPairMetrics(t *testing.T) {
 	if acc, nll := pairMetrics(h, 2, nil); !math.IsNaN(acc) || !math.IsNaN(nll) {
 		t.Errorf("no answers: %v, %v; want NaN", acc, nll)
 	}
-	if got := softplus(-800); got != 0 || softplus(800) != 800 {
-		t.Errorf("softplus overflows: %v %v", got, softplus(800))
+	if got := logistic.Softplus(-800); got != 0 || logistic.Softplus(800) != 800 {
+		t.Errorf("softplus overflows: %v %v", got, logistic.Softplus(800))
 	}
 }
 

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -21,7 +22,7 @@ type Evaluator interface {
 	// evaluation context into dst and returns it.
 	Gaps(dst []float64, policy []int) []float64
 	// Regret returns the instantaneous regret of a query,
-	// f(c,a*) − (f(c,a1) + f(c,a2))/2 (Section 3.3).
+	// f(c,a*) − (f(c,a1) + f(c,a2))/2 (Section 3.4).
 	Regret(q algorithms.Query) float64
 }
 
@@ -43,7 +44,9 @@ type Problem struct {
 	Evaluator Evaluator
 }
 
-// Random streams of the experiment side, disjoint from the learners' (< 100).
+// Random streams of the experiment side, inside the range algorithms.NewStream
+// refuses to learners ([100, 1000)), so no learner can redraw the instance or
+// predict the answers.
 const (
 	streamProblem  = 101 // pool features and θ
 	streamFeedback = 102 // Bradley–Terry draws
@@ -219,16 +222,8 @@ type BradleyTerry struct {
 // Answer implements Oracle.
 func (b *BradleyTerry) Answer(q algorithms.Query) algorithms.Feedback {
 	k := q.Context * b.Latent.Arms
-	if b.Rng.Float64() < sigmoid(b.Latent.F[k+q.Arm1]-b.Latent.F[k+q.Arm2]) {
+	if b.Rng.Float64() < logistic.Sigmoid(b.Latent.F[k+q.Arm1]-b.Latent.F[k+q.Arm2]) {
 		return algorithms.Arm1Won
 	}
 	return algorithms.Arm2Won
-}
-
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
 }

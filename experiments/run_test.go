@@ -128,3 +128,13 @@ func TestPaperScaleInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestExperimentStreamsAreReserved: the problem and feedback streams lie in
+// the id range algorithms.NewStream refuses to learners.
+func TestExperimentStreamsAreReserved(t *testing.T) {
+	for _, id := range []uint64{streamProblem, streamFeedback} {
+		if id < algorithms.ReservedStreams || id >= algorithms.FirstExternalStream {
+			t.Errorf("stream %d is outside the reserved range [%d, %d)", id, algorithms.ReservedStreams, algorithms.FirstExternalStream)
+		}
+	}
+}

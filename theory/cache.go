@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"os"
 	"path/filepath"
 
-	"github.com/neural-adb/nadb/internal/plotfig"
+	"github.com/neural-adb/nadb/experiments"
 )
 
-// CacheVersion names the cached outputs of RunCached. Bump it whenever a
-// change to this package changes the numbers Run produces.
-const CacheVersion = 1
+// CacheVersion names the cached outputs of RunCached, together with
+// experiments.CacheVersion (the theory runs Neural-ADB through package
+// experiments). Bump it whenever a change to this package changes the
+// numbers Run produces.
+const CacheVersion = 2
 
 // RunCached is Run followed by Results.Write(out), with the written files also
 // kept under cacheDir (one folder per size and CacheVersion). When that folder
@@ -24,7 +27,7 @@ func RunCached(ctx context.Context, opts Options, cacheDir, out string) ([]strin
 	if opts.Quick {
 		size = "quick"
 	}
-	cached := filepath.Join(cacheDir, fmt.Sprintf("%s-v%d", size, CacheVersion))
+	cached := filepath.Join(cacheDir, fmt.Sprintf("%s-v%d-e%d", size, CacheVersion, experiments.CacheVersion))
 	if _, err := os.Stat(filepath.Join(cached, "summary.md")); err == nil {
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "theory: outputs from the cache %s\n", cached)
@@ -79,7 +82,7 @@ func copyDir(src, dst string) ([]string, []byte, error) {
 			summary = data
 		}
 		p := filepath.Join(dst, e.Name())
-		if err := plotfig.WriteFileAtomic(p, data); err != nil {
+		if err := fsutil.WriteFile(p, data); err != nil {
 			return nil, nil, err
 		}
 		paths = append(paths, p)

@@ -2,9 +2,12 @@ package theory
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/neural-adb/nadb/experiments"
 )
 
 // TestRunCachedUsesCompleteCache checks that a complete cache folder is copied
@@ -12,7 +15,7 @@ import (
 // summary.md, e.g. an interrupted run) is not taken for a result.
 func TestRunCachedUsesCompleteCache(t *testing.T) {
 	cache, out := t.TempDir(), t.TempDir()
-	dir := filepath.Join(cache, "quick-v1")
+	dir := filepath.Join(cache, fmt.Sprintf("quick-v%d-e%d", CacheVersion, experiments.CacheVersion))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

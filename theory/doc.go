@@ -1,4 +1,4 @@
-// Package theory checks the paper's Section 3.1 numerically: Theorem 1 (the
+// Package theory checks the paper's Section 3.3 numerically: Theorem 1 (the
 // bound on max_{z∈Z} ‖z‖_{V_T⁻¹}), the effective dimension d̃ of eq. (9), and
 // the constant κ_μ of Assumption 1. It reports what holds and what fails,
 // with numbers; it proves nothing by itself.
@@ -136,9 +136,9 @@
 // # κ_μ
 //
 // KappaTable computes κ_μ = min μ'(f(c,a) − f(c,b)) = μ'(largest
-// within-context gap) with μ'(x) = e^{−|x|}/(1 + e^{−|x|})², which does not
-// cancel (experiments.Latent.KappaMu evaluates σ(1 − σ) and returns 0 or
-// 1.1e-16 on Square, where κ_μ ≈ e^{−36}), and the lower bound
+// within-context gap) by experiments.Latent.KappaMu, with
+// μ'(x) = e^{−|x|}/(1 + e^{−|x|})², which does not cancel where σ(1 − σ)
+// would (κ_μ ≈ e^{−36} on Square), and the lower bound
 // √(2·log(1/δ)/(κ_μ·λ)) on the ν_T that Theorems 2 and 3 prescribe.
 //
 // # API for package verify

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/neural-adb/nadb/internal/plotfig"
 )
 
 // Write writes every table and figure of r into dir and returns the paths:
@@ -36,7 +35,7 @@ func (r *Results) Write(dir string) ([]string, error) {
 			return paths, fmt.Errorf("%s: %w", f.name, err)
 		}
 		path := filepath.Join(dir, f.name)
-		if err := plotfig.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		if err := fsutil.WriteFile(path, buf.Bytes()); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
@@ -150,11 +149,11 @@ func (r *Results) writePaperCSV(w io.Writer) error {
 
 func (r *Results) writeKappaCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"problem", "seeds", "kappa_mu_min", "kappa_mu_median", "kappa_mu_max", "max_within_context_gap_median", "nu_T_lower_bound", "experiments_KappaMu_min"}); err != nil {
+	if err := cw.Write([]string{"problem", "seeds", "kappa_mu_min", "kappa_mu_median", "kappa_mu_max", "max_within_context_gap_median", "nu_T_lower_bound"}); err != nil {
 		return err
 	}
 	for _, k := range r.Kappa {
-		if err := cw.Write([]string{k.Problem, itoa(k.Seeds), fmtFloat(k.Min), fmtFloat(k.Median), fmtFloat(k.Max), fmtFloat(k.MaxGap), fmtFloat(k.NuLower), fmtFloat(k.LibraryMin)}); err != nil {
+		if err := cw.Write([]string{k.Problem, itoa(k.Seeds), fmtFloat(k.Min), fmtFloat(k.Median), fmtFloat(k.Max), fmtFloat(k.MaxGap), fmtFloat(k.NuLower)}); err != nil {
 			return err
 		}
 	}
@@ -252,9 +251,9 @@ func (r *Results) WriteMarkdown(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	if len(r.Kappa) > 0 {
-		b.WriteString("## κ_μ of the synthetic problems (paper scale)\n\n| problem | seeds | κ_μ min | median | max | largest within-context gap (median) | ν_T ≥ (at median κ_μ) | experiments.Latent.KappaMu min |\n|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("## κ_μ of the synthetic problems (paper scale)\n\n| problem | seeds | κ_μ min | median | max | largest within-context gap (median) | ν_T ≥ (at median κ_μ) |\n|---|---|---|---|---|---|---|\n")
 		for _, k := range r.Kappa {
-			fmt.Fprintf(&b, "| %s | %d | %.3g | %.3g | %.3g | %.4g | %.3g | %.3g |\n", k.Problem, k.Seeds, k.Min, k.Median, k.Max, k.MaxGap, k.NuLower, k.LibraryMin)
+			fmt.Fprintf(&b, "| %s | %d | %.3g | %.3g | %.3g | %.4g | %.3g |\n", k.Problem, k.Seeds, k.Min, k.Median, k.Max, k.MaxGap, k.NuLower)
 		}
 		b.WriteString("\n")
 	}

@@ -16,7 +16,7 @@ func theorem1(id string, c theory.Claim) Claim {
 	stated := c == theory.Literal
 	claim := Claim{
 		ID:     id,
-		Source: "Theorem 1 (Section 3.1) and its proof (Appendix A)",
+		Source: "Theorem 1 (Section 3.3) and its proof (Appendix A)",
 		Statistic: "per generator and horizon T, the frequency over seeds of max_{z∈Z}‖z‖_{V_T⁻¹} > L/G_T (d = 4, L = λ = 1, δ = 0.05, " +
 			"T = 8 … 4096 reduced / 16384 paper); generators respect ‖z‖ ≤ L and Σ_min ⪯ Σ_s ⪯ Σ_max",
 		Test: "a generator violates the statement when some violation frequency exceeds δ with 95% Clopper–Pearson confidence; the claim holds if no generator does",
@@ -63,7 +63,7 @@ func effectiveDimension() Claim {
 	return Claim{
 		ID:        "6",
 		Claim:     "The effective dimension d̃ (eq. 9) grows sub-linearly in T, so that the rate Õ(√(d̃/T)) decreases",
-		Source:    "Section 3.1 (eq. 9) and the discussion after Theorems 2–3",
+		Source:    "Section 3.3 (eq. 9) and the discussion after Theorems 2–3",
 		Statistic: "d̃ = log det((κ/λ)𝕍 + I) computed exactly along Neural-ADB's runs (as written and with random contexts), log–log slope in T over the largest checkpoints with 95% interval",
 		Test:      "holds if the slope's interval lies below 1 for both context rules",
 		Evaluate: func(sc Scale, _ Results) (Outcome, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ flags:`)
 		}
 	}
 	write := func(name string, data []byte) error {
-		return writeFile(filepath.Join(*out, name), func(w io.Writer) error { _, err := w.Write(data); return err })
+		return fsutil.WriteWith(filepath.Join(*out, name), func(w io.Writer) error { _, err := w.Write(data); return err })
 	}
 	invocation := ""
 	if *quick {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -146,32 +146,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if *out == "" {
 		return nil
 	}
-	return writeFile(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
-}
-
-// writeFile writes through a temporary file and renames it into place, so a
-// failed or interrupted write never leaves a truncated file behind.
-func writeFile(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(dirOf(path), ".nadb-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		return path[:i+1]
-	}
-	return "."
+	return fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
 }
 
 func cmdList(ctx context.Context, stdout, stderr io.Writer, args []string) error {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
 	"runtime"
 	"strings"
@@ -56,7 +57,7 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	}
 	stdout.Write(buf.Bytes())
 	if *out != "" {
-		if err := writeFile(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+		if err := fsutil.WriteWith(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return err
 		}
 	}

@@ -43,7 +43,7 @@
 //
 // The training loss is L(θ) = S · Σ_s −log μ(h(x_{s,w}) − h(x_{s,l})) + R(θ) with
 // μ the logistic function, S = 1 ("sum", default), 1/n ("mean") or 1/w ("width",
-// eq. 1 as printed), and R(θ) = λ‖θ‖² (the practical regulariser of Appendix B,
+// eq. 2 as printed), and R(θ) = λ‖θ‖² (the practical regulariser of Appendix B,
 // default) or (λ/2)‖θ − θ0‖² (eq. 2). Repeated pool vectors are forwarded once
 // per step; the result is the same sum evaluated in a different order.
 // Regression targets (Trainer.AddTarget, used by the AE-Borda (NN) baseline)

@@ -1,6 +1,7 @@
 package mlp
 
 import (
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -62,7 +63,7 @@ func TestTargetLossFiniteDifference(t *testing.T) {
 				data += (h[o.Row] - o.Y) * (h[o.Row] - o.Y)
 			}
 			for _, p := range tr.pairs {
-				data += softplus(h[p.Lose] - h[p.Win])
+				data += logistic.Softplus(h[p.Lose] - h[p.Win])
 			}
 			if cfg.LossScale == ScaleMean {
 				data /= float64(len(tr.pairs) + len(tr.targs))
@@ -113,7 +114,7 @@ func TestTargetRegressionFits(t *testing.T) {
 	x := randRows(rng, rows, a.In)
 	p := make([]float64, rows) // P(y = 1) at each row
 	for r := range p {
-		p[r] = Sigmoid(3 * (x[r*a.In] + x[r*a.In+1]))
+		p[r] = logistic.Sigmoid(3 * (x[r*a.In] + x[r*a.In+1]))
 	}
 	for _, batch := range []int{0, 32} {
 		net := NewNet(a)

@@ -2,6 +2,7 @@ package mlp
 
 import (
 	"fmt"
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 )
@@ -230,7 +231,7 @@ func (tr *Trainer) MeanNLL() float64 {
 	b := tr.forward(tr.uniq)
 	nll := 0.0
 	for _, p := range tr.pairs {
-		nll += softplus(b.Out[tr.slot[p.Lose]] - b.Out[tr.slot[p.Win]])
+		nll += logistic.Softplus(b.Out[tr.slot[p.Lose]] - b.Out[tr.slot[p.Win]])
 	}
 	return nll / float64(len(tr.pairs))
 }
@@ -312,8 +313,8 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	for _, p := range pairs {
 		iw, il := slot[p.Win], slot[p.Lose]
 		diff := b.Out[iw] - b.Out[il]
-		nll += softplus(-diff)
-		g := s * sigmoid(-diff) // −∂/∂diff of −log μ(diff)
+		nll += logistic.Softplus(-diff)
+		g := s * logistic.Sigmoid(-diff) // −∂/∂diff of −log μ(diff)
 		c[iw] -= g
 		c[il] += g
 	}
@@ -386,22 +387,3 @@ func (tr *Trainer) LossGrad(dst []float64) float64 {
 	copy(dst, tr.grad)
 	return l
 }
-
-func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
-}
-
-// softplus returns log(1 + e^x) without overflow.
-func softplus(x float64) float64 {
-	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
-	}
-	return math.Log1p(math.Exp(x))
-}
-
-// Sigmoid is the logistic link μ.
-func Sigmoid(x float64) float64 { return sigmoid(x) }

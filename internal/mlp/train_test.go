@@ -1,6 +1,7 @@
 package mlp
 
 import (
+	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -29,7 +30,7 @@ func squarePairs(rng *rand.Rand, rows, d, n int) (x []float64, pairs []Pair) {
 		if a == b {
 			continue
 		}
-		if rng.Float64() < Sigmoid(f[a]-f[b]) {
+		if rng.Float64() < logistic.Sigmoid(f[a]-f[b]) {
 			pairs = append(pairs, Pair{a, b})
 		} else {
 			pairs = append(pairs, Pair{b, a})

@@ -17,11 +17,10 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -407,32 +406,10 @@ func (f *Figure) Save(base string) ([]string, error) {
 			return paths, err
 		}
 		path := base + "." + format
-		if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
+		if err := fsutil.WriteFile(path, buf.Bytes()); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
 	}
 	return paths, nil
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that readers never see a partial file.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
