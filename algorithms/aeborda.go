@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/neural-adb/nadb/internal/gram"
@@ -58,6 +57,7 @@ type AEBorda struct {
 	rng    *rand.Rand
 	scores []float64 // context scores
 	ucb    []float64 // U(c_t, ·)
+	lcb    []float64 // L(c_t, ·)
 }
 
 // bordaModel is the estimator of the AE-Borda rule: a regression of the duel
@@ -75,9 +75,7 @@ type bordaModel interface {
 func init() {
 	Register("ae-borda", "AE-Borda (Mehta et al. 2023): ridge-regressed Borda function; context by max UCB − max LCB, UCB first arm, random second arm",
 		func(env Env) (Learner, error) {
-			p := env.Pool
-			conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
-			conf.RefreshEvery = env.Config.RefreshEvery
+			conf := newLinearConfidence(env)
 			return newAEBorda(env, newRidge(env), conf), nil
 		})
 }
@@ -86,7 +84,7 @@ func newAEBorda(env Env, m bordaModel, conf *gram.Confidence) *AEBorda {
 	return &AEBorda{
 		pool: env.Pool, model: m, conf: conf, beta: env.Config.Beta,
 		rng:    NewStream(env.Seed, streamSelect),
-		scores: make([]float64, env.Pool.Contexts), ucb: make([]float64, env.Pool.Arms),
+		scores: make([]float64, env.Pool.Contexts), ucb: make([]float64, env.Pool.Arms), lcb: make([]float64, env.Pool.Arms),
 	}
 }
 
@@ -95,19 +93,10 @@ func (l *AEBorda) Select() Query {
 	K := l.pool.Arms
 	mu := l.model.means()
 	for c := range l.scores {
-		maxU, maxL := math.Inf(-1), math.Inf(-1)
-		for a := range K {
-			m := mu[c*K+a]
-			w := l.beta * math.Sqrt(l.conf.RowNorm2(c, a))
-			maxU = max(maxU, m+w)
-			maxL = max(maxL, m-w)
-		}
-		l.scores[c] = maxU - maxL
+		l.scores[c] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
 	}
 	c := ArgmaxRand(l.scores, -1, l.rng)
-	for a := range K {
-		l.ucb[a] = mu[c*K+a] + l.beta*math.Sqrt(l.conf.RowNorm2(c, a))
-	}
+	confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
 	a1 := ArgmaxRand(l.ucb, -1, l.rng)
 	a2 := (a1 + 1 + l.rng.IntN(K-1)) % K
 	return Query{Context: c, Arm1: a1, Arm2: a2}

@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/neural-adb/nadb/internal/gram"
@@ -55,8 +54,7 @@ func init() {
 	Register("ae-dpo", "OUR INTERPRETATION of AE-DPO (Mehta et al. 2023; no synthetic rule published): context by max UCB − max LCB of a linear BT reward, UCB arm vs LCB arm",
 		func(env Env) (Learner, error) {
 			p := env.Pool
-			conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
-			conf.RefreshEvery = env.Config.RefreshEvery
+			conf := newLinearConfidence(env)
 			return &AEDPO{
 				pool: p, model: NewLinearBT(env), conf: conf, beta: env.Config.Beta,
 				rng:    NewStream(env.Seed, streamSelect),
@@ -65,27 +63,16 @@ func init() {
 		})
 }
 
-// bounds fills U and L for the arms of context c.
-func (l *AEDPO) bounds(c int) {
+// bounds fills U and L for the arms of context c and returns its score.
+func (l *AEDPO) bounds(c int) float64 {
 	K := l.pool.Arms
-	r := l.model.Scores[c*K : (c+1)*K]
-	for a := range K {
-		w := l.beta * math.Sqrt(l.conf.RowNorm2(c, a))
-		l.upper[a] = r[a] + w
-		l.low[a] = r[a] - w
-	}
+	return confidenceBounds(l.upper, l.low, l.model.Scores[c*K:(c+1)*K], l.conf, c, l.beta)
 }
 
 // Select implements Learner.
 func (l *AEDPO) Select() Query {
 	for c := range l.scores {
-		l.bounds(c)
-		maxU, maxL := math.Inf(-1), math.Inf(-1)
-		for a := range l.upper {
-			maxU = max(maxU, l.upper[a])
-			maxL = max(maxL, l.low[a])
-		}
-		l.scores[c] = maxU - maxL
+		l.scores[c] = l.bounds(c)
 	}
 	c := ArgmaxRand(l.scores, -1, l.rng)
 	l.bounds(c)

@@ -41,9 +41,7 @@ type APO struct {
 func init() {
 	Register("apo", "APO (Das et al. 2024): context and arm pair jointly by the largest ‖x_a − x_b‖ in V⁻¹; linear Bradley–Terry MLE policy",
 		func(env Env) (Learner, error) {
-			p := env.Pool
-			conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
-			conf.RefreshEvery = env.Config.RefreshEvery
+			conf := newLinearConfidence(env)
 			return newAPO(env, NewLinearBT(env), conf), nil
 		})
 }

@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -217,16 +216,4 @@ func (c Config) Get(name string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("config: unknown field %q", name)
-}
-
-// ParseConfig reads a JSON object of fields over Default(); unknown fields are
-// an error so that a misspelt name is not silently ignored.
-func ParseConfig(data []byte) (Config, error) {
-	c := Default()
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("config: %w", err)
-	}
-	return c, c.Validate()
 }

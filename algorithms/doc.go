@@ -48,6 +48,14 @@
 // Neural-ADB. Each file's doc comment states its source and every point where
 // the text had to be interpreted.
 //
+// Repaired context rules of the lock-on study (ours; the mechanism is in
+// lockon_doc.go), each with the paper's arm rule unchanged:
+//
+//	neural-adb-lookahead-{ucb,ts}  pool-wide one-step σ² reduction     neuraladbplus_lookahead.go
+//	neural-adb-tsctx-{ucb,ts}      Thompson sampling of the largest    neuraladbplus_tsctx.go
+//	                               policy loss, calibrated last-layer
+//	                               posterior (neuraladbplus_lastlayer.go)
+//
 // # Choices the paper leaves open
 //
 // Every hyper-parameter is a Config field; Fields lists them with their

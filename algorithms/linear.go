@@ -1,7 +1,9 @@
 package algorithms
 
 import (
+	"github.com/neural-adb/nadb/internal/gram"
 	"github.com/neural-adb/nadb/internal/logistic"
+	"math"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -144,14 +146,19 @@ func (m *LinearBT) Fit() int {
 		// Backtracking (Armijo) along −H⁻¹g.
 		l0 := m.Loss(m.Theta)
 		t := 1.0
+		accepted := false
 		for range 60 {
 			for i := range m.trial {
 				m.trial[i] = m.Theta[i] - t*m.step[i]
 			}
 			if m.Loss(m.trial) <= l0-1e-4*t*decr {
+				accepted = true
 				break
 			}
 			t /= 2
+		}
+		if !accepted {
+			break // no decrease representable along the Newton direction: θ is the minimiser to rounding
 		}
 		copy(m.Theta, m.trial)
 	}
@@ -200,4 +207,27 @@ type duelModel interface {
 	AddDuel(c, win, lose int)
 	Policy(dst []int) []int
 	Score(dst, x []float64) []float64
+}
+
+// newLinearConfidence returns the exact confidence state of the linear
+// baselines: V = λI + Σψψᵀ on the raw features (gram.Linear kernel).
+func newLinearConfidence(env Env) *gram.Confidence {
+	p := env.Pool
+	conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
+	conf.RefreshEvery = env.Config.RefreshEvery
+	return conf
+}
+
+// confidenceBounds writes means[a] ± β‖x_{c,a}‖_{V⁻¹} for the arms of context c
+// into upper and lower and returns max_a upper − max_a lower, the context
+// score of AE-Borda and AE-DPO. means holds the K estimates of context c.
+func confidenceBounds(upper, lower, means []float64, conf *gram.Confidence, c int, beta float64) float64 {
+	maxU, maxL := math.Inf(-1), math.Inf(-1)
+	for a, m := range means {
+		w := beta * math.Sqrt(conf.RowNorm2(c, a))
+		upper[a], lower[a] = m+w, m-w
+		maxU = max(maxU, upper[a])
+		maxL = max(maxL, lower[a])
+	}
+	return maxU - maxL
 }

@@ -120,9 +120,6 @@ func (m *NeuralModel) Retrain() {
 // Duels returns the number of recorded duels.
 func (m *NeuralModel) Duels() int { return m.duels }
 
-// TrainingNLL returns the mean Bradley–Terry NLL per recorded duel at θ_t.
-func (m *NeuralModel) TrainingNLL() float64 { return m.trainer.MeanNLL() }
-
 // Sigma2 returns σ²_{t−1}(c, a, b) of eq. (6).
 func (m *NeuralModel) Sigma2(c, a, b int) float64 { return m.sigmaK * m.Conf.Norm2(c, a, b) }
 

@@ -110,7 +110,10 @@ func (ll *lastLayer) rebuild(m *NeuralModel) {
 }
 
 // add records a duel and applies P ← P + κ ψψᵀ to the covariance by
-// Sherman–Morrison, κ = S μ'(h_win − h_lose) at the current θ.
+// Sherman–Morrison, κ = S μ'(h_win − h_lose) at the current θ. With
+// loss-scale mean, S = 1/n changes with every duel while the earlier terms keep
+// the S of their time, so the covariance between retrains approximates the
+// one a rebuild would give; each retrain rebuilds it exactly.
 func (ll *lastLayer) add(m *NeuralModel, win, lose int) {
 	ll.duels = append(ll.duels, [2]int{win, lose})
 	kappa := plusLossScale(m.Cfg, len(ll.duels)) * plusDsigmoid(m.H[win]-m.H[lose])

@@ -1,7 +1,7 @@
 package algorithms
 
 import (
-	"errors"
+	"fmt"
 
 	"github.com/neural-adb/nadb/internal/gram"
 )
@@ -53,7 +53,7 @@ func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) 
 	}
 	k, ok := b.kernel.(*gram.Dense)
 	if !ok {
-		return nil, errors.New("lookahead context rule: the pool is too large for a dense kernel (contexts × arms must be ≤ 6000)")
+		return nil, fmt.Errorf("contexts, K: the lookahead context rule needs a dense kernel, so contexts × arms must be ≤ %d (got %d × %d)", denseKernelMaxRows, env.Pool.Contexts, env.Pool.Arms)
 	}
 	C := env.Pool.Contexts
 	return &NeuralADBLookahead{NeuralADB: b, rows: newLookaheadRows(k, b.Conf.Reg()), pairs: make([][2]int, C), score: make([]float64, C)}, nil
@@ -89,7 +89,11 @@ func (l *NeuralADBLookahead) Observe(q Query, y Feedback) {
 }
 
 // lookaheadRows keeps selected rows of M = K0/a − Σ_s r̃_s r̃_sᵀ, each updated
-// lazily.
+// lazily from the r̃_s that gram.Confidence reported when each duel was added.
+// A later gram Refresh recomputes the confidence state's own r̃_s; the rows
+// kept here keep the values they were built from, which differ from the
+// refreshed ones by rounding only (both are exact algebra), so the refresh's
+// drift bound does not extend to these rows.
 type lookaheadRows struct {
 	k    *gram.Dense
 	reg  float64

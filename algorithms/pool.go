@@ -55,11 +55,6 @@ func (p *Pool) Feature(c, a int) []float64 {
 	return p.X[n*p.Dim : (n+1)*p.Dim]
 }
 
-// Context returns the Arms×Dim block of context c (read only).
-func (p *Pool) Context(c int) []float64 {
-	return p.X[c*p.Arms*p.Dim : (c+1)*p.Arms*p.Dim]
-}
-
 // Query is a triple (c_t, a_{t,1}, a_{t,2}) put to the labeller.
 type Query struct {
 	Context, Arm1, Arm2 int

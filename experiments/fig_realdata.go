@@ -71,7 +71,7 @@ func init() {
 func realDataRow(sc Scale, title string, p ProblemSpec) Row {
 	r := Row{Title: title}
 	for _, a := range algorithms.Names() {
-		r.Curves = append(r.Curves, Curve{Label: a, Spec: Spec{Algorithm: a, Problem: p, Config: algorithms.Default(), T: sc.T, Every: sc.Every}})
+		r.Curves = append(r.Curves, Curve{Label: DisplayName(a), Spec: Spec{Algorithm: a, Problem: p, Config: algorithms.Default(), T: sc.T, Every: sc.Every}})
 	}
 	return r
 }

@@ -129,13 +129,16 @@ func (p ProblemSpec) Validate() error {
 	return nil
 }
 
-// Resolve returns p with the content hashes of its user files filled in (pool,
-// answers, or the files a -data folder provides), so that a cache key made
-// from the spec changes when a file does. A hash already present must match.
+// Resolve returns p with fields equal to their defaults written as zero and
+// the content hashes of its user files filled in (pool, answers, or the files
+// a -data folder provides), so that a cache key made from the spec changes
+// when a file does and not with how a default was spelled. A hash already
+// present must match. Specs built by hand for a sweep should be resolved.
 func (p ProblemSpec) Resolve() (ProblemSpec, error) {
 	if err := p.Validate(); err != nil {
 		return p, err
 	}
+	p = p.canonical()
 	var err error
 	switch p.Name {
 	case "pool":
@@ -155,6 +158,32 @@ func (p ProblemSpec) Resolve() (ProblemSpec, error) {
 		}
 	}
 	return p, nil
+}
+
+// canonical writes every field that equals its default as zero, so that a
+// spec written with explicit defaults has the same cache key as one without.
+func (p ProblemSpec) canonical() ProblemSpec {
+	switch p.Name {
+	case "shuttle":
+		if p.Contexts == DefaultShuttleContexts {
+			p.Contexts = 0
+		}
+		if p.Holdout == DefaultShuttleHoldout {
+			p.Holdout = 0
+		}
+		if p.Scale == DefaultShuttleScale {
+			p.Scale = 0
+		}
+	case "cems":
+		if p.Holdout == DefaultCEMSHoldout {
+			p.Holdout = 0
+		}
+	case "pool":
+		if p.Missing == "coin" {
+			p.Missing = ""
+		}
+	}
+	return p
 }
 
 // readHashed reads a user file and checks it against want (if not empty).

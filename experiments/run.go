@@ -80,12 +80,21 @@ func Run(ctx context.Context, spec Spec, onCheckpoint func(Checkpoint)) (*Result
 	return RunProblem(ctx, spec, prob, onCheckpoint)
 }
 
-// RunProblem is Run on an already built problem.
+// SetupError reports that a run could not start because the learner refused
+// its configuration or problem (nothing has been computed yet).
+type SetupError struct{ Err error }
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+func (e *SetupError) Unwrap() error { return e.Err }
+
+// RunProblem is Run on an already built problem. The first checkpoint (t = 0)
+// is reported only once the learner is built, so a caller can print headers
+// in onCheckpoint without printing them before a SetupError.
 func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func(Checkpoint)) (*Result, error) {
 	start := time.Now()
 	learner, err := algorithms.New(spec.Algorithm, algorithms.Env{Pool: prob.Pool, Config: spec.Config, Seed: spec.Seed})
 	if err != nil {
-		return nil, err
+		return nil, &SetupError{err}
 	}
 	res := &Result{Spec: spec, Counts: make([]int, prob.Pool.Contexts)}
 	extra, _ := prob.Evaluator.(ExtraEvaluator)

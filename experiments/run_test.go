@@ -32,7 +32,7 @@ func csvWithoutElapsed(t *testing.T, spec Spec) string {
 // 100 contexts × 10 arms) for gonum's matrix products to split work across
 // goroutines.
 func TestDeterminism(t *testing.T) {
-	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts"} {
+	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts", "neural-adb-tsctx-ucb", "neural-adb-lookahead-ucb", "apo"} {
 		spec := Spec{Algorithm: algo, Problem: ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 100, Theta: "sphere"},
 			Config: algorithms.Default(), T: 200, Every: 50, Seed: 3}
 		prev := runtime.GOMAXPROCS(1)
@@ -135,6 +135,26 @@ func TestExperimentStreamsAreReserved(t *testing.T) {
 	for _, id := range []uint64{streamProblem, streamFeedback} {
 		if id < algorithms.ReservedStreams || id >= algorithms.FirstExternalStream {
 			t.Errorf("stream %d is outside the reserved range [%d, %d)", id, algorithms.ReservedStreams, algorithms.FirstExternalStream)
+		}
+	}
+}
+
+// TestResolveCanonical: explicit defaults and omitted ones give one key.
+func TestResolveCanonical(t *testing.T) {
+	for _, pair := range [][2]ProblemSpec{
+		{{Name: "shuttle"}, {Name: "shuttle", Contexts: DefaultShuttleContexts, Holdout: DefaultShuttleHoldout, Scale: DefaultShuttleScale}},
+		{{Name: "cems"}, {Name: "cems", Holdout: DefaultCEMSHoldout}},
+	} {
+		a, err := pair[0].Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := pair[1].Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Errorf("%+v and %+v resolve differently: %+v vs %+v", pair[0], pair[1], a, b)
 		}
 	}
 }

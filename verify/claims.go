@@ -39,8 +39,9 @@ type Claim struct {
 	Why      string
 	// Runs lists every run the claim needs at a scale.
 	Runs func(Scale) []experiments.Spec
-	// Evaluate decides the claim from the finished runs.
-	Evaluate func(Scale, Results) (Outcome, error)
+	// Evaluate decides the claim from the finished runs (ctx cancels
+	// claims that compute beyond the runs, such as the theory checks).
+	Evaluate func(context.Context, Scale, Results) (Outcome, error)
 }
 
 // Results gives access to finished runs.
@@ -63,7 +64,7 @@ func (r Row) Agrees() bool {
 
 // Options configures Evaluate.
 type Options struct {
-	Cache   *experiments.Cache // where runs are cached (nil: a temporary cache is not kept)
+	Cache   *experiments.Cache // where runs are cached (required)
 	Workers int
 	OnEvent func(experiments.Event)
 	Only    []string // claim ids; empty: all
@@ -112,7 +113,7 @@ func Evaluate(ctx context.Context, sc Scale, opts Options) ([]Row, error) {
 	rows := make([]Row, len(claims))
 	for i, c := range claims {
 		rows[i] = Row{Claim: c, Scale: sc.Name}
-		out, err := c.Evaluate(sc, res)
+		out, err := c.Evaluate(ctx, sc, res)
 		rows[i].Outcome, rows[i].Err = out, err
 		if err != nil {
 			rows[i].Verdict = notEvaluated

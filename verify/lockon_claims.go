@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -29,7 +30,7 @@ func beats(id, claim, source string, pairs [][2]string, metrics, problems []stri
 		Statistic: fmt.Sprintf("final %s per seed on %s", strings.Join(metrics, " and "), strings.Join(problems, " and ")),
 		Test:      "one-sided paired t-tests (first lower than second), Holm-corrected within the claim; holds if every test is significant",
 		Runs:      runs,
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
 			var parts []string
 			for _, p := range problems {

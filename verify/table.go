@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -74,7 +75,7 @@ func rateClaim(id, algo, name, metric, mname string) Claim {
 		Statistic: "per seed, least-squares slope of log(" + metric + ") on log t over checkpoints t ≥ T/10 (Square); mean slope across seeds with 95% t-interval; −1/2 is the rate of the bound",
 		Test:      "holds if the interval lies below 0",
 		Runs:      func(sc Scale) []experiments.Spec { return sc.seeds(sc.spec(algo, "square")) },
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var slopes []float64
 			for _, s := range sc.seeds(sc.spec(algo, "square")) {
 				res, err := r.Get(s)
@@ -114,13 +115,16 @@ func rateClaim(id, algo, name, metric, mname string) Claim {
 	}
 }
 
-// pairedFamily runs one-sided paired t-tests "a < b" for every pair and
-// Holm-corrects them; it returns how many reject and a summary.
+// comparison is one one-sided paired test "a < b" of a claim's family.
 type comparison struct {
 	label string
 	a, b  []float64
 }
 
+// family runs the one-sided paired t-tests of cmps, Holm-corrects them, and
+// returns the labels that reject at level alpha, the others with their
+// adjusted p-values, the largest adjusted p, and the median detectable
+// difference at 80% power (Bonferroni level, a conservative stand-in for Holm).
 func family(cmps []comparison) (rejected []string, kept []string, worstP float64, mde float64) {
 	p := make([]float64, len(cmps))
 	var sds []float64
@@ -174,7 +178,7 @@ func lowestWorstGap() Claim {
 			}
 			return out
 		},
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
 			for _, p := range []string{"square", "sine"} {
 				ucb, err := final(sc, r, sc.spec("neural-adb-ucb", p), "worst_gap")
@@ -222,7 +226,7 @@ func beatsBaselines(id, metric, mname string) Claim {
 			}
 			return out
 		},
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
 			for _, p := range []string{"square", "sine"} {
 				for _, n := range []string{"neural-adb-ucb", "neural-adb-ts"} {
@@ -283,7 +287,7 @@ func trendClaim(id, axis string) Claim {
 			}
 			return out
 		},
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var p []float64
 			var parts []string
 			for _, a := range algos {
@@ -348,7 +352,7 @@ func networkClaim(id, axis string) Claim {
 			}
 			return out
 		},
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var groups [][]float64
 			for _, v := range grid(sc) {
 				vals, err := final(sc, r, spec(sc, v), "mean_gap")
@@ -388,7 +392,7 @@ func lockOnClaim() Claim {
 			}
 			return out
 		},
-		Evaluate: func(sc Scale, r Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
 			var parts []string
 			for _, p := range []string{"square", "sine"} {

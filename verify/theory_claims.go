@@ -20,8 +20,8 @@ func theorem1(id string, c theory.Claim) Claim {
 		Statistic: "per generator and horizon T, the frequency over seeds of max_{z∈Z}‖z‖_{V_T⁻¹} > L/G_T (d = 4, L = λ = 1, δ = 0.05, " +
 			"T = 8 … 4096 reduced / 16384 paper); generators respect ‖z‖ ≤ L and Σ_min ⪯ Σ_s ⪯ Σ_max",
 		Test: "a generator violates the statement when some violation frequency exceeds δ with 95% Clopper–Pearson confidence; the claim holds if no generator does",
-		Evaluate: func(sc Scale, _ Results) (Outcome, error) {
-			rep, err := theory.CheckTheorem1(context.Background(), theory.DefaultTheorem1Options(sc.Name != "paper"))
+		Evaluate: func(ctx context.Context, sc Scale, _ Results) (Outcome, error) {
+			rep, err := theory.CheckTheorem1(ctx, theory.DefaultTheorem1Options(sc.Name != "paper"))
 			if err != nil {
 				return Outcome{}, err
 			}
@@ -66,7 +66,7 @@ func effectiveDimension() Claim {
 		Source:    "Section 3.3 (eq. 9) and the discussion after Theorems 2–3",
 		Statistic: "d̃ = log det((κ/λ)𝕍 + I) computed exactly along Neural-ADB's runs (as written and with random contexts), log–log slope in T over the largest checkpoints with 95% interval",
 		Test:      "holds if the slope's interval lies below 1 for both context rules",
-		Evaluate: func(sc Scale, _ Results) (Outcome, error) {
+		Evaluate: func(ctx context.Context, sc Scale, _ Results) (Outcome, error) {
 			opts := theory.DefaultPaperScaleOptions(false)
 			if sc.Name != "paper" {
 				spec := sc.spec("neural-adb-ucb", "square")
@@ -74,7 +74,7 @@ func effectiveDimension() Claim {
 				opts.T = []int{10, 20, 50, 100, 200, sc.T}
 				opts.Seeds = 5
 			}
-			rep, err := theory.PaperScale(context.Background(), opts)
+			rep, err := theory.PaperScale(ctx, opts)
 			if err != nil {
 				return Outcome{}, err
 			}

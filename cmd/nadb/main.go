@@ -7,6 +7,7 @@
 //	nadb figures [flags] every figure of the paper (cached, resumable, shardable)
 //	nadb verify  [flags] the paper's claims as statistical tests, a Markdown table
 //	nadb theory  [flags] numerical checks of Theorem 1 and the effective dimension
+//	nadb lockon  [flags] the lock-on study of the paper's context rule (tables)
 //	nadb list            every registered algorithm with a one-line description
 //	nadb config          every configuration field, its default and its source
 //

@@ -71,6 +71,10 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{[]string{"run", "-contexts", "0"}, "contexts:"},
 		{[]string{"run", "-nosuchflag"}, "nosuchflag"},
 		{[]string{"frobnicate"}, "frobnicate"},
+		{[]string{"run", "-algo", "neural-adb-lookahead-ucb", "-contexts", "700", "-T", "5"}, "contexts"},
+		{[]string{"verify", "-only", "99z"}, "only:"},
+		{[]string{"figures", "-only", "fig99"}, "only:"},
+		{[]string{"figures", "-shard", "3/2"}, "shard"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr bytes.Buffer

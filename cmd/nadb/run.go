@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/neural-adb/nadb/internal/fsutil"
@@ -122,16 +123,16 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
 		extraCols = ev.ExtraColumns()
 	}
-	if !*quiet {
-		p := prob.Pool
-		fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, p.Contexts, spec.T, spec.Seed)
-		fmt.Fprintf(stdout, "%6s %10s %10s %11s %10s %12s %13s %8s", "t", "worst gap", "mean gap", "queried gap", "avg regret", "distinct ctx", "top ctx share", "seconds")
-		for _, c := range extraCols {
-			fmt.Fprintf(stdout, " %*s", max(len(c), 10), c)
-		}
-		fmt.Fprintln(stdout)
-	}
 	res, err := experiments.RunProblem(ctx, spec, prob, func(cp experiments.Checkpoint) {
+		if !*quiet && cp.T == 0 { // the learner is built: no setup error can follow
+			p := prob.Pool
+			fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, p.Contexts, spec.T, spec.Seed)
+			fmt.Fprintf(stdout, "%6s %10s %10s %11s %10s %12s %13s %8s", "t", "worst gap", "mean gap", "queried gap", "avg regret", "distinct ctx", "top ctx share", "seconds")
+			for _, c := range extraCols {
+				fmt.Fprintf(stdout, " %*s", max(len(c), 10), c)
+			}
+			fmt.Fprintln(stdout)
+		}
 		if !*quiet {
 			fmt.Fprintf(stdout, "%6d %10.4g %10.4g %11.4g %10.4g %12d %13.3f %8.2f", cp.T, cp.WorstGap, cp.MeanGap, cp.QueriedGap, cp.AvgRegret, cp.Distinct, cp.TopShare, cp.Elapsed)
 			for i, x := range cp.Extra {
@@ -140,6 +141,10 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			fmt.Fprintln(stdout)
 		}
 	})
+	var setup *experiments.SetupError
+	if errors.As(err, &setup) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,17 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	var ids []string
 	if *only != "" {
 		ids = strings.Split(*only, ",")
+		known := map[string]bool{}
+		var all []string
+		for _, c := range verify.Table() {
+			known[c.ID] = true
+			all = append(all, c.ID)
+		}
+		for _, id := range ids {
+			if !known[id] {
+				return usageError{fmt.Errorf("only: unknown claim %q (known: %s)", id, strings.Join(all, ", "))}
+			}
+		}
 	}
 	prog := newProgress(stderr, sc.Name)
 	rows, err := verify.Evaluate(ctx, sc, verify.Options{Cache: &experiments.Cache{Dir: *cacheDir}, Workers: *workers, OnEvent: prog.event, Only: ids})

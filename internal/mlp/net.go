@@ -43,9 +43,6 @@ func (n *Net) SetTheta(theta []float64) {
 	n.zeroAtInit = false
 }
 
-// ZeroAtInit reports whether θ is a mirrored initialisation (h ≡ 0 exactly).
-func (n *Net) ZeroAtInit() bool { return n.zeroAtInit }
-
 // Batch holds the activations and back-propagated signals of a batch.
 // H[0] is the input (rows × In); H[l], l = 1..Depth, the hidden activations;
 // D[l−1] the signal δ_l of hidden layer l (rows × Width); Out the outputs.

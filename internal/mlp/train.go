@@ -187,8 +187,6 @@ func (tr *Trainer) MeanSquaredError() float64 {
 // Len returns the number of recorded pairs.
 func (tr *Trainer) Len() int { return len(tr.pairs) }
 
-// Theta0 returns the initial parameters (not to be modified).
-func (tr *Trainer) Theta0() []float64 { return tr.theta0 }
 
 // Train runs Config.Steps optimisation steps on the recorded pairs and returns
 // the loss at the parameters it ends with (full data set).

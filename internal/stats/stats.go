@@ -103,22 +103,6 @@ func Holm(p []float64) []float64 {
 // Slope fits y = a + b·x by least squares and returns b with the half-width
 // of its confidence interval at level (t with n−2 degrees of freedom).
 func Slope(x, y []float64, level float64) (b, half float64) {
-	n := len(x)
-	if n != len(y) {
-		panic("stats: Slope length mismatch")
-	}
-	if n < 3 {
-		return math.NaN(), math.NaN()
-	}
-	a, b := stat.LinearRegression(x, y, nil, false)
-	mx := stat.Mean(x, nil)
-	sxx, sse := 0.0, 0.0
-	for i := range x {
-		sxx += (x[i] - mx) * (x[i] - mx)
-		r := y[i] - a - b*x[i]
-		sse += r * r
-	}
-	se := math.Sqrt(sse / float64(n-2) / sxx)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.Quantile(1 - (1-level)/2)
-	return b, t * se
+	b, half, _ = SlopeTest(x, y, level)
+	return b, half
 }
