@@ -3,8 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
+	"github.com/neural-adb/nadb/internal/par"
 
 	"github.com/neural-adb/nadb/algorithms"
 )
@@ -145,47 +144,17 @@ func RunAll(ctx context.Context, specs []Spec, workers int, run func(context.Con
 }
 
 // forEach calls do(i) for every spec index on workers goroutines and returns
-// the error of the first spec (in order) that failed, or the context's error.
+// the context's error or that of the first spec (in order) that failed,
+// naming the spec.
 func forEach(ctx context.Context, specs []Spec, workers int, do func(i int) error, progress func(done, total int, s Spec)) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	var prog func(done, i int)
+	if progress != nil {
+		prog = func(done, i int) { progress(done, len(specs), specs[i]) }
 	}
-	errs := make([]error, len(specs))
-	idx := make(chan int)
-	var mu sync.Mutex
-	done := 0
-	var wg sync.WaitGroup
-	for range min(workers, max(len(specs), 1)) {
-		wg.Go(func() {
-			for i := range idx {
-				errs[i] = do(i)
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done, len(specs), specs[i])
-					mu.Unlock()
-				}
-			}
-		})
-	}
-feed:
-	for i := range specs {
-		select {
-		case idx <- i:
-		case <-ctx.Done():
-			break feed
+	return par.ForEach(ctx, len(specs), workers, func(i int) error {
+		if err := do(i); err != nil {
+			return fmt.Errorf("%s on %s, seed %d: %w", specs[i].Algorithm, specs[i].Problem.Name, specs[i].Seed, err)
 		}
-	}
-	close(idx)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for i, err := range errs {
-		if err != nil {
-			s := specs[i]
-			return fmt.Errorf("%s on %s, seed %d: %w", s.Algorithm, s.Problem.Name, s.Seed, err)
-		}
-	}
-	return nil
+		return nil
+	}, prog)
 }

@@ -3,10 +3,9 @@ package theory
 import (
 	"context"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/par"
 	"math"
-	"runtime"
 	"strconv"
-	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -219,32 +218,15 @@ func CheckTheorem1(ctx context.Context, opts Theorem1Options) (*Theorem1Report, 
 	for g := range res {
 		res[g] = make([]seqResult, opts.Seeds)
 	}
-	type job struct{ g, i int }
-	jobs := make(chan job)
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	err := par.ForEach(ctx, G*opts.Seeds, opts.Workers, func(k int) error {
+		g, i := k/opts.Seeds, k%opts.Seeds
+		q, err := runSequence(opts.Generators[g], opts.FirstSeed+uint64(i), opts)
+		res[g][i] = seqResult{q: q, err: err}
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
 	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for j := range jobs {
-				if ctx.Err() != nil {
-					res[j.g][j.i].err = ctx.Err()
-					continue
-				}
-				q, err := runSequence(opts.Generators[j.g], opts.FirstSeed+uint64(j.i), opts)
-				res[j.g][j.i] = seqResult{q: q, err: err}
-			}
-		})
-	}
-	for g := range G {
-		for i := range opts.Seeds {
-			jobs <- job{g, i}
-		}
-	}
-	close(jobs)
-	wg.Wait()
 	rep := &Theorem1Report{Options: opts}
 	for g, gen := range opts.Generators {
 		for i := range res[g] {

@@ -3,9 +3,8 @@ package theory
 import (
 	"context"
 	"fmt"
+	"github.com/neural-adb/nadb/internal/par"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
@@ -135,31 +134,13 @@ func PaperScale(ctx context.Context, opts PaperScaleOptions) (*PaperScaleReport,
 		res[a] = make([][]paperCheck, opts.Seeds)
 		errs[a] = make([]error, opts.Seeds)
 	}
-	type job struct{ a, i int }
-	jobs := make(chan job)
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if err := par.ForEach(ctx, A*opts.Seeds, opts.Workers, func(k int) error {
+		a, i := k/opts.Seeds, k%opts.Seeds
+		res[a][i], errs[a][i] = paperRun(ctx, opts, opts.Algorithms[a], opts.FirstSeed+uint64(i), p)
+		return nil
+	}, nil); err != nil {
+		return nil, err
 	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for j := range jobs {
-				if ctx.Err() != nil {
-					errs[j.a][j.i] = ctx.Err()
-					continue
-				}
-				res[j.a][j.i], errs[j.a][j.i] = paperRun(ctx, opts, opts.Algorithms[j.a], opts.FirstSeed+uint64(j.i), p)
-			}
-		})
-	}
-	for a := range A {
-		for i := range opts.Seeds {
-			jobs <- job{a, i}
-		}
-	}
-	close(jobs)
-	wg.Wait()
 	rep := &PaperScaleReport{Options: opts, P: p, Alpha: opts.Config.Kappa / opts.Config.Lambda}
 	for a, alg := range opts.Algorithms {
 		for i, err := range errs[a] {

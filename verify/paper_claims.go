@@ -1,0 +1,366 @@
+package verify
+
+// Constructors of the claims about the paper's experiments (claims 1–4, 7).
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/stats"
+	"gonum.org/v1/gonum/stat"
+)
+
+// rateClaim: the gap decreases in T at a polynomial (sub-linear) rate.
+func rateClaim(id, algo, name, metric, mname string) Claim {
+	return Claim{
+		ID:        id,
+		Claim:     fmt.Sprintf("The %s of Neural-ADB (%s) decreases as T grows, at a sub-linear rate (Õ(√(d̃/T)))", mname, name),
+		Source:    "Theorems 2 and 3; Section 4, Figure 1",
+		Statistic: "per seed, least-squares slope of log(" + metric + ") on log t over checkpoints t ≥ T/10 (Square); mean slope across seeds with 95% t-interval; −1/2 is the rate of the bound",
+		Test:      "holds if the interval lies below 0",
+		Runs:      func(sc Scale) []experiments.Spec { return sc.seeds(sc.spec(algo, "square")) },
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+			var slopes []float64
+			for _, s := range sc.seeds(sc.spec(algo, "square")) {
+				res, err := r.Get(s)
+				if err != nil {
+					return Outcome{}, err
+				}
+				var x, y []float64
+				for _, cp := range res.Checkpoints {
+					v, _ := experiments.Metric(res, cp, metric)
+					if cp.T >= sc.T/10 && v > 0 {
+						x = append(x, math.Log(float64(cp.T)))
+						y = append(y, math.Log(v))
+					}
+				}
+				if len(x) < 3 {
+					slopes = append(slopes, math.NaN())
+					continue
+				}
+				b, _ := stats.Slope(x, y, 0.95)
+				slopes = append(slopes, b)
+			}
+			slopes = slices.DeleteFunc(slopes, math.IsNaN)
+			m, h := stats.MeanCI(slopes, 0.95)
+			out := Outcome{Verdict: DoesNotHold}
+			if m+h < 0 {
+				out.Verdict = Holds
+			}
+			rel := "excludes"
+			if m-h <= -0.5 && -0.5 <= m+h {
+				rel = "contains"
+			}
+			out.Result = fmt.Sprintf("log–log slope %.3f ± %.3f (n = %d seeds; the interval %s −0.5)", m, h, len(slopes), rel)
+			_, sd := stat.MeanStdDev(slopes, nil)
+			out.Power = fmt.Sprintf("detects a mean slope of %.3f below 0 at 80%% power", stats.PairedMDE(len(slopes), sd, alpha, 0.8))
+			return out, nil
+		},
+	}
+}
+
+// comparison is one one-sided paired test "a < b" of a claim's family.
+type comparison struct {
+	label string
+	a, b  []float64
+}
+
+// family runs the one-sided paired t-tests of cmps, Holm-corrects them, and
+// returns the labels that reject at level alpha, the others with their
+// adjusted p-values, the largest adjusted p, and the median detectable
+// difference at 80% power (Bonferroni level, a conservative stand-in for Holm).
+func family(cmps []comparison) (rejected []string, kept []string, worstP float64, mde float64) {
+	p := make([]float64, len(cmps))
+	var sds []float64
+	for i, c := range cmps {
+		p[i] = stats.PairedTLess(c.a, c.b).P
+		d := make([]float64, len(c.a))
+		for k := range d {
+			d[k] = c.a[k] - c.b[k]
+		}
+		_, sd := stat.MeanStdDev(d, nil)
+		sds = append(sds, sd)
+	}
+	adj := stats.Holm(p)
+	for i, c := range cmps {
+		if adj[i] < alpha {
+			rejected = append(rejected, c.label)
+		} else {
+			kept = append(kept, fmt.Sprintf("%s (adj. %s)", c.label, pvalue(adj[i])))
+		}
+		worstP = math.Max(worstP, adj[i])
+	}
+	slices.Sort(sds)
+	if len(sds) > 0 {
+		mde = stats.PairedMDE(len(cmps[0].a), sds[len(sds)/2], alpha/float64(len(cmps)), 0.8)
+	}
+	return rejected, kept, worstP, mde
+}
+
+func summary(rejected, kept []string, total int) string {
+	s := fmt.Sprintf("%d of %d Holm-corrected one-sided paired t-tests significant at 5%%", len(rejected), total)
+	if len(kept) > 0 {
+		s += "; not significant: " + strings.Join(kept, ", ")
+	}
+	return s
+}
+
+// comparisonRuns are the runs of Figure 1: every algorithm of the paper's
+// comparison on Square and Sine.
+func comparisonRuns(sc Scale) []experiments.Spec {
+	var out []experiments.Spec
+	for _, p := range []string{"square", "sine"} {
+		for _, a := range experiments.PaperAlgorithms {
+			out = append(out, sc.seeds(sc.spec(a, p))...)
+		}
+	}
+	return out
+}
+
+func lowestWorstGap() Claim {
+	others := slices.DeleteFunc(slices.Clone(experiments.PaperAlgorithms), func(a string) bool { return a == "neural-adb-ucb" })
+	return Claim{
+		ID:        "2a",
+		Claim:     "Neural-ADB (UCB) has the lowest worst gap on Square and Sine",
+		Source:    "Section 4, Figure 1",
+		Statistic: "final worst gap per seed (T), Neural-ADB (UCB) against every other algorithm, Square and Sine",
+		Test:      "one-sided paired t-test per algorithm and problem (same seeds = same instances), Holm-corrected; holds if every test is significant",
+		Runs:      comparisonRuns,
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+			var cmps []comparison
+			for _, p := range []string{"square", "sine"} {
+				ucb, err := final(sc, r, sc.spec("neural-adb-ucb", p), "worst_gap")
+				if err != nil {
+					return Outcome{}, err
+				}
+				for _, o := range others {
+					v, err := final(sc, r, sc.spec(o, p), "worst_gap")
+					if err != nil {
+						return Outcome{}, err
+					}
+					cmps = append(cmps, comparison{o + "/" + p, ucb, v})
+				}
+			}
+			rej, kept, _, mde := family(cmps)
+			out := Outcome{Verdict: DoesNotHold, Result: summary(rej, kept, len(cmps))}
+			if len(kept) == 0 {
+				out.Verdict = Holds
+			}
+			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", mde)
+			return out, nil
+		},
+	}
+}
+
+func beatsBaselines(id, metric, mname string) Claim {
+	var baselines []string
+	for _, a := range experiments.PaperAlgorithms {
+		if !strings.HasPrefix(a, "neural-adb-ucb") && !strings.HasPrefix(a, "neural-adb-ts") {
+			baselines = append(baselines, a)
+		}
+	}
+	return Claim{
+		ID:        id,
+		Claim:     fmt.Sprintf("Neural-ADB (UCB and TS) beats every baseline on %s, on Square and Sine", mname),
+		Source:    "Section 4, Figure 1",
+		Statistic: "final " + metric + " per seed, each Neural-ADB variant against each baseline, Square and Sine",
+		Test:      "one-sided paired t-tests, Holm-corrected over the family; holds if every test is significant",
+		Runs:      comparisonRuns,
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+			var cmps []comparison
+			for _, p := range []string{"square", "sine"} {
+				for _, n := range []string{"neural-adb-ucb", "neural-adb-ts"} {
+					mine, err := final(sc, r, sc.spec(n, p), metric)
+					if err != nil {
+						return Outcome{}, err
+					}
+					for _, b := range baselines {
+						v, err := final(sc, r, sc.spec(b, p), metric)
+						if err != nil {
+							return Outcome{}, err
+						}
+						cmps = append(cmps, comparison{strings.TrimPrefix(n, "neural-adb-") + "<" + b + "/" + p, mine, v})
+					}
+				}
+			}
+			rej, kept, _, mde := family(cmps)
+			out := Outcome{Verdict: DoesNotHold, Result: summary(rej, kept, len(cmps))}
+			if len(kept) == 0 {
+				out.Verdict = Holds
+			}
+			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", mde)
+			return out, nil
+		},
+	}
+}
+
+func trendClaim(id, axis string) Claim {
+	grid := func(sc Scale) []int {
+		if axis == "d" {
+			return sc.Dims
+		}
+		return sc.ArmsGrid
+	}
+	spec := func(sc Scale, algo string, v int) experiments.Spec {
+		s := sc.spec(algo, "square")
+		if axis == "d" {
+			s.Problem.Dim = v
+		} else {
+			s.Problem.Arms = v
+		}
+		return s
+	}
+	algos := []string{"neural-adb-ucb", "neural-adb-ts"}
+	metrics := []string{"worst_gap", "mean_gap"}
+	return Claim{
+		ID:        id,
+		Claim:     fmt.Sprintf("Neural-ADB (UCB and TS) performs worse as %s grows", axis),
+		Source:    "Section 4, Figures 2 and 3",
+		Statistic: fmt.Sprintf("least-squares slope of the final worst gap and mean gap on %s over the ablation grid, seeds as replicates (Square)", axis),
+		Test:      "one-sided t-test of slope > 0 for each algorithm and metric, Holm-corrected; holds if all four are significant",
+		Runs: func(sc Scale) []experiments.Spec {
+			var out []experiments.Spec
+			for _, a := range algos {
+				for _, v := range grid(sc) {
+					out = append(out, sc.seeds(spec(sc, a, v))...)
+				}
+			}
+			return out
+		},
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+			var p []float64
+			var parts []string
+			for _, a := range algos {
+				for _, m := range metrics {
+					var x, y []float64
+					for _, v := range grid(sc) {
+						vals, err := final(sc, r, spec(sc, a, v), m)
+						if err != nil {
+							return Outcome{}, err
+						}
+						for _, val := range vals {
+							x = append(x, float64(v))
+							y = append(y, val)
+						}
+					}
+					b, h, pg := stats.SlopeTest(x, y, 0.95)
+					p = append(p, pg)
+					parts = append(parts, fmt.Sprintf("%s %s: %.3g ± %.3g per unit", strings.TrimPrefix(a, "neural-adb-"), m, b, h))
+				}
+			}
+			adj := stats.Holm(p)
+			out := Outcome{Verdict: Holds}
+			for i := range adj {
+				parts[i] += " (adj. " + pvalue(adj[i]) + ")"
+				if adj[i] >= alpha {
+					out.Verdict = DoesNotHold
+				}
+			}
+			out.Result = strings.Join(parts, "; ")
+			return out, nil
+		},
+	}
+}
+
+func networkClaim(id, axis string) Claim {
+	spec := func(sc Scale, v int) experiments.Spec {
+		s := sc.spec("neural-adb-ucb", "square")
+		if axis == "width" {
+			s.Config.Width = v
+		} else {
+			s.Config.Width = sc.DepthWidth
+			s.Config.Depth = v
+		}
+		return s
+	}
+	grid := func(sc Scale) []int {
+		if axis == "width" {
+			return sc.Widths
+		}
+		return sc.Depths
+	}
+	return Claim{
+		ID:        id,
+		Claim:     fmt.Sprintf("Network %s matters: Neural-ADB's performance differs across the %s ablation", axis, axis),
+		Source:    "Appendix B, Figure 6",
+		Statistic: fmt.Sprintf("final mean gap of Neural-ADB (UCB) on Square per %s setting", axis),
+		Test:      "one-way ANOVA across settings; holds if p < 0.05",
+		Runs: func(sc Scale) []experiments.Spec {
+			var out []experiments.Spec
+			for _, v := range grid(sc) {
+				out = append(out, sc.seeds(spec(sc, v))...)
+			}
+			return out
+		},
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+			var groups [][]float64
+			for _, v := range grid(sc) {
+				vals, err := final(sc, r, spec(sc, v), "mean_gap")
+				if err != nil {
+					return Outcome{}, err
+				}
+				groups = append(groups, vals)
+			}
+			a := stats.OneWayANOVA(groups)
+			var means []string
+			for i, v := range grid(sc) {
+				means = append(means, fmt.Sprintf("%d: %.3g", v, a.GroupMeans[i]))
+			}
+			out := Outcome{Verdict: DoesNotHold}
+			if a.P < alpha {
+				out.Verdict = Holds
+			}
+			out.Result = fmt.Sprintf("F(%d, %d) = %.2f, %s, η² = %.2f; means %s", a.DFb, a.DFw, a.F, pvalue(a.P), a.EtaSquared, strings.Join(means, ", "))
+			return out, nil
+		},
+	}
+}
+
+func lockOnClaim() Claim {
+	return Claim{
+		ID:        "7",
+		Claim:     "Neural-ADB's context rule explores the context space (queries at least as many distinct contexts as uniformly random context choice)",
+		Source:    "Section 1 (\"context selection aims to encourage diversity\"), eq. (3)",
+		Statistic: "distinct contexts queried by T, Neural-ADB as written vs the same arm rule on uniformly random contexts (randctx), UCB and TS, Square and Sine",
+		Test:      "one-sided paired t-tests of fewer distinct contexts than randctx, Holm-corrected; the claim does not hold if any is significant",
+		Runs: func(sc Scale) []experiments.Spec {
+			var out []experiments.Spec
+			for _, p := range []string{"square", "sine"} {
+				for _, a := range []string{"neural-adb-ucb", "neural-adb-ts", "neural-adb-ucb-randctx", "neural-adb-ts-randctx"} {
+					out = append(out, sc.seeds(sc.spec(a, p))...)
+				}
+			}
+			return out
+		},
+		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+			var cmps []comparison
+			var parts []string
+			for _, p := range []string{"square", "sine"} {
+				for _, a := range []string{"neural-adb-ucb", "neural-adb-ts"} {
+					mine, err := final(sc, r, sc.spec(a, p), "distinct_contexts")
+					if err != nil {
+						return Outcome{}, err
+					}
+					rnd, err := final(sc, r, sc.spec(a+"-randctx", p), "distinct_contexts")
+					if err != nil {
+						return Outcome{}, err
+					}
+					cmps = append(cmps, comparison{a + "/" + p, mine, rnd})
+					m1, h1 := stats.MeanCI(mine, 0.95)
+					m2, _ := stats.MeanCI(rnd, 0.95)
+					parts = append(parts, fmt.Sprintf("%s/%s %.1f ± %.1f vs %.1f", strings.TrimPrefix(a, "neural-adb-"), p, m1, h1, m2))
+				}
+			}
+			rej, _, _, _ := family(cmps)
+			out := Outcome{Verdict: Holds, Result: fmt.Sprintf("distinct contexts of %d: %s; %d of %d fewer-than-random tests significant", sc.Contexts, strings.Join(parts, "; "), len(rej), len(cmps))}
+			if len(rej) > 0 {
+				out.Verdict = DoesNotHold
+			}
+			return out, nil
+		},
+	}
+}
