@@ -1,8 +1,16 @@
 // Package experiments is the experimenter's side of the paper's Section 4 and
 // Appendix B: the synthetic problems (Square and Sine exactly as the paper,
 // Cosine from the neural-bandit lineage, and a Linear sanity problem), the
-// Bradley–Terry oracle, the metrics, and the run loop that drives a learner
-// from package algorithms.
+// real-data problems, the Bradley–Terry oracle, the metrics, the run loop that
+// drives a learner from package algorithms, and the figures.
+//
+// Files: problem.go (Oracle, Evaluator, Synthetic, Latent, BradleyTerry),
+// problemspec.go (ProblemSpec: every problem by name), run.go (Spec, Run,
+// checkpoints, CSV), cache.go and sweep.go (the run cache and parallel,
+// resumable, shardable sweeps), figure.go and figures.go (figure specs, the
+// paper's figures and their registry), fig_*.go (figures of ours), pool*.go
+// (bring-your-own pool and recorded answers), cems*.go and shuttle.go (the
+// shipped real-data benchmarks), lockon*.go (the lock-on study of issue 7).
 //
 // # Problems
 //
@@ -28,6 +36,20 @@
 //	top_context_share  share of rounds on the most-queried context (lock-on)
 //
 // queried_gap, avg_regret and top_context_share are NaN at t = 0.
+//
+// # Figures, cache and sweeps
+//
+// A Figure is data: rows of curves (a Spec each, run for seeds 1..Seeds) and
+// the metrics to plot. Figures register themselves (RegisterFigure) and
+// "nadb figures" runs the union of their runs through a Sweep: every run is
+// cached under Cache.Dir by Spec.Key (a hash of the complete configuration
+// and CacheVersion), written atomically, and skipped when present, so an
+// interrupted sweep resumes and a cached figure re-plots in seconds. A Shard
+// takes a deterministic part of the runs by key, for job arrays. Aggregate
+// turns the runs into means with 95% Student-t intervals per checkpoint;
+// Render writes PNG, SVG, PDF, the plotted numbers as CSV and a manifest.
+// TestGoldenRuns pins a short run of every algorithm: a change that alters
+// any number fails it until CacheVersion is bumped.
 //
 // # Randomness
 //

@@ -23,6 +23,7 @@
 // # Scales
 //
 // Reduced (go test ./verify, part of make test): d = 10, K = 5, 100 contexts,
-// width 32, T = 500, 10 seeds — a few minutes on two cores. Paper (make verify,
-// nadb verify -scale paper): the paper's setting, the same specs as the figures.
+// width 32, T = 500, 10 seeds — about a minute on two cores. Paper (make
+// verify, nadb verify -scale paper): the paper's setting, the same specs as
+// the figures, so a filled figure cache makes it a matter of minutes.
 package verify

@@ -31,7 +31,7 @@ var Paper = Scale{
 // Reduced is the scale of "go test ./verify": the same claims on a smaller
 // problem (d = 10, K = 5, 100 contexts, width 32, T = 500) with 10 paired
 // seeds, so that the tests keep their power while the whole table runs in
-// a few minutes on two cores.
+// about a minute on two cores.
 var Reduced = Scale{
 	Name: "reduced", Seeds: 10, T: 500, Every: 50, Dim: 10, Arms: 5, Contexts: 100, Width: 32,
 	Dims: []int{3, 6, 10, 15}, ArmsGrid: []int{3, 5, 8, 12}, Widths: []int{8, 16, 32, 64}, Depths: []int{1, 2, 3, 4}, DepthWidth: 16,
