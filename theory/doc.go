@@ -152,6 +152,12 @@
 // Run does all of it and Results.Write writes the tables (CSV, Markdown) and
 // figures that `nadb theory` puts under figures/theory.
 //
+// # Dependencies
+//
+// theory sits beside experiments under verify: it uses experiments to build
+// the paper's problems and to run Neural-ADB for the sequences it checks, and
+// experiments never imports theory, so the dependence stays one-directional.
+//
 // # Randomness and determinism
 //
 // Generators draw from PCG streams (seed, 200+k); Neural-ADB runs use the
