@@ -90,6 +90,9 @@ var palette = []color.RGBA{
 	{0x00, 0x00, 0x00, 0xff}, // black
 }
 
+// brown marks the lookahead repairs, outside the palette used by hashing.
+var brown = color.RGBA{0x8C, 0x56, 0x4B, 0xff}
+
 var (
 	solid   []vg.Length
 	dashed  = []vg.Length{vg.Points(4), vg.Points(2)}
@@ -100,19 +103,21 @@ var (
 // named fixes the style of every algorithm the paper and this project run, so
 // that an algorithm looks the same in every figure.
 var named = map[string]Style{
-	"neural-adb-ucb":         {Color: palette[0]},
-	"neural-adb-ts":          {Color: palette[1]},
-	"neural-adb-ucb-randctx": {Color: palette[0], Dashes: dotted},
-	"neural-adb-ts-randctx":  {Color: palette[1], Dashes: dotted},
-	"neural-adb-plus-ucb":    {Color: palette[4]},
-	"neural-adb-plus-ts":     {Color: palette[4], Dashes: dashed},
-	"neural-adb-apo":         {Color: palette[3]},
-	"apo":                    {Color: palette[3], Dashes: dashdot},
-	"ae-borda-nn":            {Color: palette[2]},
-	"ae-borda":               {Color: palette[2], Dashes: dashed},
-	"ae-dpo":                 {Color: palette[5], Dashes: dashed},
-	"random-nn":              {Color: palette[7], Dashes: dashed},
-	"random":                 {Color: palette[6], Dashes: dashed},
+	"neural-adb-ucb":           {Color: palette[0]},
+	"neural-adb-ts":            {Color: palette[1]},
+	"neural-adb-ucb-randctx":   {Color: palette[0], Dashes: dotted},
+	"neural-adb-ts-randctx":    {Color: palette[1], Dashes: dotted},
+	"neural-adb-tsctx-ucb":     {Color: palette[4]},
+	"neural-adb-tsctx-ts":      {Color: palette[4], Dashes: dashed},
+	"neural-adb-lookahead-ucb": {Color: brown},
+	"neural-adb-lookahead-ts":  {Color: brown, Dashes: dashed},
+	"neural-adb-apo":           {Color: palette[3]},
+	"apo":                      {Color: palette[3], Dashes: dashdot},
+	"ae-borda-nn":              {Color: palette[2]},
+	"ae-borda":                 {Color: palette[2], Dashes: dashed},
+	"ae-dpo":                   {Color: palette[5], Dashes: dashed},
+	"random-nn":                {Color: palette[7], Dashes: dashed},
+	"random":                   {Color: palette[6], Dashes: dashed},
 }
 
 // StyleFor returns the fixed style of a named algorithm; other names get a
