@@ -187,7 +187,6 @@ func (tr *Trainer) MeanSquaredError() float64 {
 // Len returns the number of recorded pairs.
 func (tr *Trainer) Len() int { return len(tr.pairs) }
 
-
 // Train runs Config.Steps optimisation steps on the recorded pairs and returns
 // the loss at the parameters it ends with (full data set).
 func (tr *Trainer) Train() float64 {
