@@ -22,7 +22,11 @@ func writeRealDataSummary(f Figure, load Loader, out string) ([]string, error) {
 		var md strings.Builder
 		md.WriteString("# " + f.ID + "\n\n" + f.Caption + "\n\n")
 		var all bytes.Buffer
-		for i, at := range []int{250, -1} {
+		// An early checkpoint (a quarter of the duels: 250 at paper scale)
+		// and the last one.
+		spec := f.Rows[0].Curves[0].Spec
+		early := spec.T / 4 / spec.Every * spec.Every
+		for i, at := range []int{early, -1} {
 			s, err := RealDataSummary(f, load, at)
 			if err != nil {
 				return nil, err
