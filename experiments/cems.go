@@ -151,18 +151,19 @@ func (d *cemsData) answers(subs []int) *Answers {
 
 var shippedCEMS = sync.OnceValues(func() (*cemsData, error) { return readCEMS(data.Shipped()) })
 
+// loadData reads a data set from fsys, or the shipped copy (parsed once per
+// process) when fsys is nil.
+func loadData[T any](fsys fs.FS, shipped func() (T, error), read func(fs.FS) (T, error)) (T, error) {
+	if fsys == nil {
+		return shipped()
+	}
+	return read(fsys)
+}
+
 // New builds the benchmark for seed: the split from the stream (seed, 101),
 // coins from (seed, 102).
 func (c CEMS) New(seed uint64) (*Problem, error) {
-	var (
-		d   *cemsData
-		err error
-	)
-	if c.FS == nil {
-		d, err = shippedCEMS()
-	} else {
-		d, err = readCEMS(c.FS)
-	}
+	d, err := loadData(c.FS, shippedCEMS, readCEMS)
 	if err != nil {
 		return nil, err
 	}

@@ -124,15 +124,7 @@ func readShuttle(fsys fs.FS) (*shuttleData, error) {
 // New builds the benchmark for seed: the pool and held-out samples from the
 // stream (seed, 101), Bradley–Terry draws from (seed, 102).
 func (s Shuttle) New(seed uint64) (*Problem, error) {
-	var (
-		d   *shuttleData
-		err error
-	)
-	if s.FS == nil {
-		d, err = shippedShuttle()
-	} else {
-		d, err = readShuttle(s.FS)
-	}
+	d, err := loadData(s.FS, shippedShuttle, readShuttle)
 	if err != nil {
 		return nil, err
 	}
