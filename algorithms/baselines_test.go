@@ -135,6 +135,28 @@ func norm2(t testing.TB, ch *mat.Cholesky, psi []float64) float64 {
 	return floats.Dot(psi, sol.RawVector().Data)
 }
 
+// bruteBounds recomputes, with V explicit (its Cholesky factor ch), the
+// bounds θᵀx ± β‖x‖_{V⁻¹} of every arm, the context score
+// max_a U − max_a L of AE-Borda and AE-DPO, and its maximum over the pool.
+func bruteBounds(t testing.TB, p *Pool, ch *mat.Cholesky, theta []float64, beta float64) (bound func(c, a int, sign float64) float64, score func(c int) float64, best float64) {
+	bound = func(c, a int, sign float64) float64 {
+		x := p.Feature(c, a)
+		return floats.Dot(theta, x) + sign*beta*math.Sqrt(norm2(t, ch, append([]float64(nil), x...)))
+	}
+	score = func(c int) float64 {
+		mu, ml := math.Inf(-1), math.Inf(-1)
+		for a := range p.Arms {
+			mu, ml = max(mu, bound(c, a, 1)), max(ml, bound(c, a, -1))
+		}
+		return mu - ml
+	}
+	best = math.Inf(-1)
+	for c := range p.Contexts {
+		best = max(best, score(c))
+	}
+	return bound, score, best
+}
+
 // TestAPOAgainstBruteForce checks every query of apo against the joint argmax
 // of ‖x_a − x_b‖_{V⁻¹} over all contexts and pairs, with V formed explicitly
 // in d dimensions from the queries so far.
@@ -200,21 +222,7 @@ func TestAEBordaAgainstBruteForce(t *testing.T) {
 			if err := ch.SolveVecTo(&th, mat.NewVecDense(p.Dim, b)); err != nil {
 				t.Fatal(err)
 			}
-			bound := func(c, a int, sign float64) float64 {
-				x := p.Feature(c, a)
-				return floats.Dot(th.RawVector().Data, x) + sign*cfg.Beta*math.Sqrt(norm2(t, ch, append([]float64(nil), x...)))
-			}
-			score := func(c int) float64 {
-				mu, ml := math.Inf(-1), math.Inf(-1)
-				for a := range p.Arms {
-					mu, ml = max(mu, bound(c, a, 1)), max(ml, bound(c, a, -1))
-				}
-				return mu - ml
-			}
-			best := math.Inf(-1)
-			for c := range p.Contexts {
-				best = max(best, score(c))
-			}
+			bound, score, best := bruteBounds(t, p, ch, th.RawVector().Data, cfg.Beta)
 			if got := score(q.Context); math.Abs(got-best) > 1e-9*math.Abs(best) {
 				t.Fatalf("offset %g round %d: chosen context scores %.12g, the maximum is %.12g", offset, round, got, best)
 			}
@@ -280,21 +288,7 @@ func TestAEDPOArmRule(t *testing.T) {
 	for round := range 80 {
 		q := l.Select()
 		ch := explicitV(t, p, cfg.Lambda, ups)
-		bound := func(c, a int, sign float64) float64 {
-			x := p.Feature(c, a)
-			return floats.Dot(l.model.Theta, x) + sign*cfg.Beta*math.Sqrt(norm2(t, ch, append([]float64(nil), x...)))
-		}
-		score := func(c int) float64 {
-			mu, ml := math.Inf(-1), math.Inf(-1)
-			for a := range p.Arms {
-				mu, ml = max(mu, bound(c, a, 1)), max(ml, bound(c, a, -1))
-			}
-			return mu - ml
-		}
-		best := math.Inf(-1)
-		for c := range p.Contexts {
-			best = max(best, score(c))
-		}
+		bound, score, best := bruteBounds(t, p, ch, l.model.Theta, cfg.Beta)
 		c := q.Context
 		tol := 1e-9 * (1 + math.Abs(best))
 		if got := score(c); math.Abs(got-best) > tol {

@@ -37,40 +37,10 @@ func newPool(t testing.TB, seed uint64, contexts, arms int, a mlp.Arch, explicit
 	return p
 }
 
-// reference computes every block Φ_c V⁻¹ Φ_cᵀ from scratch: V formed
-// explicitly in p dimensions and solved by Cholesky.
+// reference computes every block Φ_c V⁻¹ Φ_cᵀ from scratch for pair updates:
+// V formed explicitly in p dimensions and solved by Cholesky.
 func (p *pool) reference(t testing.TB, reg float64, pairs [][2]int) []float64 {
-	_, dim := p.phi.Dims()
-	v := mat.NewSymDense(dim, nil)
-	for i := range dim {
-		v.SetSym(i, i, reg)
-	}
-	psi := mat.NewVecDense(dim, nil)
-	for _, pr := range pairs {
-		psi.SubVec(p.phi.RowView(pr[0]), p.phi.RowView(pr[1]))
-		v.SymRankOne(v, 1, psi)
-	}
-	var chol mat.Cholesky
-	if !chol.Factorize(v) {
-		t.Fatal("reference V not positive definite")
-	}
-	K := p.arms
-	out := make([]float64, p.contexts*K*K)
-	for c := 0; c < p.contexts; c++ {
-		phiC := p.phi.Slice(c*K, (c+1)*K, 0, dim).(*mat.Dense)
-		var sol mat.Dense
-		if err := chol.SolveTo(&sol, phiC.T()); err != nil {
-			t.Fatal(err)
-		}
-		var q mat.Dense
-		q.Mul(phiC, &sol)
-		for a := range K {
-			for b := range K {
-				out[c*K*K+a*K+b] = q.At(a, b)
-			}
-		}
-	}
-	return out
+	return p.referenceMixed(t, reg, pairs)
 }
 
 func randomPairs(rng *rand.Rand, contexts, arms, n int) [][2]int {

@@ -38,6 +38,29 @@ func TestNumParams(t *testing.T) {
 	}
 }
 
+// checkGradientFD compares the trainer's loss gradient at the current θ with
+// central finite differences (gonum diff/fd), element by element.
+func checkGradientFD(t *testing.T, tr *Trainer) {
+	t.Helper()
+	net := tr.Net
+	got := make([]float64, len(net.Theta))
+	tr.LossGrad(got)
+	theta := append([]float64(nil), net.Theta...)
+	f := func(th []float64) float64 {
+		copy(net.Theta, th)
+		return tr.Loss()
+	}
+	want := fd.Gradient(nil, f, theta, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+	copy(net.Theta, theta)
+	if !floats.EqualApprox(got, want, 1e-6) {
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-6 {
+				t.Errorf("∂L/∂θ[%d] = %.10g, finite difference %.10g", i, got[i], want[i])
+			}
+		}
+	}
+}
+
 // TestGradientFiniteDifference checks the hand-written back-propagation of the
 // full training loss against central finite differences (gonum diff/fd).
 func TestGradientFiniteDifference(t *testing.T) {
@@ -81,22 +104,7 @@ func TestGradientFiniteDifference(t *testing.T) {
 			}
 			tr.Add(3, 4)
 			tr.Add(3, 4) // repeated pairs count twice
-			got := make([]float64, len(net.Theta))
-			tr.LossGrad(got)
-			theta := append([]float64(nil), net.Theta...)
-			f := func(th []float64) float64 {
-				copy(net.Theta, th)
-				return tr.Loss()
-			}
-			want := fd.Gradient(nil, f, theta, &fd.Settings{Formula: fd.Central, Step: 1e-6})
-			copy(net.Theta, theta)
-			if !floats.EqualApprox(got, want, 1e-6) {
-				for i := range got {
-					if math.Abs(got[i]-want[i]) > 1e-6 {
-						t.Errorf("∂L/∂θ[%d] = %.10g, finite difference %.10g", i, got[i], want[i])
-					}
-				}
-			}
+			checkGradientFD(t, tr)
 		})
 	}
 }

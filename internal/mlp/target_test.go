@@ -5,9 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/diff/fd"
-	"gonum.org/v1/gonum/floats"
 )
 
 // TestTargetLossFiniteDifference checks the gradient of the squared-error
@@ -82,22 +79,7 @@ func TestTargetLossFiniteDifference(t *testing.T) {
 				t.Errorf("Loss = %.12g, direct evaluation %.12g", got, want)
 			}
 
-			got := make([]float64, len(net.Theta))
-			tr.LossGrad(got)
-			theta := append([]float64(nil), net.Theta...)
-			f := func(th []float64) float64 {
-				copy(net.Theta, th)
-				return tr.Loss()
-			}
-			want := fd.Gradient(nil, f, theta, &fd.Settings{Formula: fd.Central, Step: 1e-6})
-			copy(net.Theta, theta)
-			if !floats.EqualApprox(got, want, 1e-6) {
-				for i := range got {
-					if math.Abs(got[i]-want[i]) > 1e-6 {
-						t.Errorf("∂L/∂θ[%d] = %.10g, finite difference %.10g", i, got[i], want[i])
-					}
-				}
-			}
+			checkGradientFD(t, tr)
 		})
 	}
 }
