@@ -41,30 +41,20 @@ type NeuralModel struct {
 func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	cfg := env.Config
 	p := env.Pool
-	arch := mlp.Arch{In: p.Dim, Width: cfg.Width, Depth: cfg.Depth, Bias: cfg.Bias}
-	net := mlp.NewNet(arch)
-	init, err := mlp.ParseInit(cfg.Init)
+	net := mlp.NewNet(cfg.Arch(p.Dim))
+	if err := net.Initialize(cfg.Init, cfg.InitScale, NewStream(env.Seed, streamInit)); err != nil {
+		return nil, fmt.Errorf("algorithms: %w", err)
+	}
+	tr, err := mlp.NewTrainer(net, p.X, cfg.TrainConfig(), NewStream(env.Seed, streamTrain))
 	if err != nil {
-		return nil, fmt.Errorf("config: init: %w", err)
-	}
-	if err := net.Initialize(init, cfg.InitScale, NewStream(env.Seed, streamInit)); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	tc := mlp.TrainConfig{
-		Optimizer: mlp.Optimizer(cfg.Optimizer), LearningRate: cfg.LearningRate, Steps: cfg.Steps,
-		Reset: cfg.Reset, KeepMoments: cfg.KeepMoments, BatchSize: cfg.BatchSize,
-		LossScale: mlp.LossScale(cfg.LossScale), Regularizer: mlp.Regularizer(cfg.Regularizer), Lambda: cfg.Lambda,
-	}
-	tr, err := mlp.NewTrainer(net, p.X, tc, NewStream(env.Seed, streamTrain))
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, fmt.Errorf("algorithms: %w", err)
 	}
 	m := &NeuralModel{
 		Pool: p, Cfg: cfg, Net: net, trainer: tr,
 		prio:   tiePriority(p.Rows(), NewStream(env.Seed, streamPolicy)),
 		sigmaK: cfg.Lambda / cfg.Kappa,
 	}
-	if cfg.SigmaWidth == "twice" {
+	if cfg.SigmaWidth == SigmaTwice {
 		m.sigmaK /= float64(cfg.Width)
 	}
 	m.H = net.Predict(nil, p.X, nil)
@@ -74,11 +64,11 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 		switch {
 		case p.Rows() <= denseKernelMaxRows:
 			d := &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
-			if cfg.FeatureNorm == "unit" {
+			if cfg.FeatureNorm == FeatureUnit {
 				unitDiagonal(d)
 			}
 			k = d
-		case cfg.FeatureNorm == "unit":
+		case cfg.FeatureNorm == FeatureUnit:
 			k = gram.NewCached(unitFeatures{m.feat})
 		default:
 			k = gram.NewCached(m.feat)
@@ -138,7 +128,7 @@ func (m *NeuralModel) Policy(dst []int) []int {
 func (m *NeuralModel) Score(dst, x []float64) []float64 { return m.Net.Predict(dst, x, nil) }
 
 // unitDiagonal rescales a Gram matrix to K_ij/√(K_ii K_jj): the kernel of the
-// features φ/‖φ‖ (Config.FeatureNorm "unit"). Rows of zero norm stay zero.
+// features φ/‖φ‖ (Config.FeatureNorm FeatureUnit). Rows of zero norm stay zero.
 func unitDiagonal(d *gram.Dense) {
 	n := d.N
 	inv := make([]float64, n)

@@ -38,7 +38,7 @@ type lastLayer struct {
 func newLastLayer(m *NeuralModel) *lastLayer {
 	w := m.Cfg.Width
 	ll := &lastLayer{w: w, rho: 2 * m.Cfg.Lambda, d: make([]float64, w), u: make([]float64, w)}
-	if m.Cfg.Regularizer == "theta0" {
+	if m.Cfg.Regularizer == mlp.RegTheta0 {
 		ll.rho = m.Cfg.Lambda
 	}
 	ll.rebuild(m)
@@ -48,9 +48,9 @@ func newLastLayer(m *NeuralModel) *lastLayer {
 // plusLossScale returns S of the configured loss for n duels.
 func plusLossScale(cfg Config, n int) float64 {
 	switch cfg.LossScale {
-	case "mean":
+	case mlp.ScaleMean:
 		return 1 / float64(max(n, 1))
-	case "width":
+	case mlp.ScaleWidth:
 		return 1 / float64(cfg.Width)
 	}
 	return 1

@@ -27,12 +27,12 @@ func TestFeatureNormUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Default()
-	cfg.Width, cfg.FeatureNorm, cfg.Kappa = 8, "unit", 0.5
+	cfg.Width, cfg.FeatureNorm, cfg.Kappa = 8, FeatureUnit, 0.5
 	m, err := NewNeuralModel(Env{Pool: pool, Config: cfg, Seed: 3}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.FeatureNorm = "none"
+	cfg.FeatureNorm = FeatureAsDefined
 	raw, err := NewNeuralModel(Env{Pool: pool, Config: cfg, Seed: 3}, true)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +164,7 @@ func TestLookaheadRowsExact(t *testing.T) {
 func TestLastLayerExact(t *testing.T) {
 	pool := smallPool(t, 3, 8, 4, 3)
 	cfg := Default()
-	cfg.Width, cfg.Init, cfg.RetrainEvery = 6, "he", 1000
+	cfg.Width, cfg.Init, cfg.RetrainEvery = 6, mlp.InitHe, 1000
 	m, err := NewNeuralModel(Env{Pool: pool, Config: cfg, Seed: 4}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestFitNu2RecoversScale(t *testing.T) {
 func TestLastLayerSampleCovariance(t *testing.T) {
 	pool := smallPool(t, 7, 5, 3, 2)
 	cfg := Default()
-	cfg.Width, cfg.Init = 4, "he"
+	cfg.Width, cfg.Init = 4, mlp.InitHe
 	m, err := NewNeuralModel(Env{Pool: pool, Config: cfg, Seed: 8}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,7 @@ func DefaultNeuralSequence(algorithm string) NeuralSequence {
 }
 
 func (g NeuralSequence) arch() mlp.Arch {
-	return mlp.Arch{In: g.Problem.Dim, Width: g.Config.Width, Depth: g.Config.Depth, Bias: g.Config.Bias}
+	return g.Config.Arch(g.Problem.Dim)
 }
 
 func (g NeuralSequence) Name() string { return g.Algorithm }
@@ -60,7 +60,7 @@ type neuralInstance struct {
 }
 
 func newNeuralInstance(alg string, spec experiments.ProblemSpec, cfg algorithms.Config, seed uint64) (*neuralInstance, error) {
-	if cfg.FeatureNorm != "" && cfg.FeatureNorm != "none" {
+	if cfg.FeatureNorm != algorithms.FeatureAsDefined {
 		return nil, fmt.Errorf("theory: feature-norm %q: the theorem checks use the paper's unnormalised features", cfg.FeatureNorm)
 	}
 	prob, err := spec.Build(seed)

@@ -9,7 +9,6 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/gram"
-	"github.com/neural-adb/nadb/internal/mlp"
 	"github.com/neural-adb/nadb/internal/stats"
 )
 
@@ -113,7 +112,7 @@ func PaperScale(ctx context.Context, opts PaperScaleOptions) (*PaperScaleReport,
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
-	arch := mlp.Arch{In: opts.Problem.Dim, Width: opts.Config.Width, Depth: opts.Config.Depth, Bias: opts.Config.Bias}
+	arch := opts.Config.Arch(opts.Problem.Dim)
 	p := arch.NumParams()
 	switch {
 	case len(opts.T) == 0 || opts.T[0] < 1 || !increasing(opts.T):

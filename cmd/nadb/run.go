@@ -21,7 +21,7 @@ func configFlags(fs *flag.FlagSet, cfg *algorithms.Config) {
 		if f.Enum != nil {
 			help += " (one of " + strings.Join(f.Enum, ", ") + ")"
 		}
-		if f.Kind == "bool" {
+		if f.Kind == algorithms.KindBool {
 			fs.Var(boolField{field{cfg, f.Name}}, f.Name, help)
 			continue
 		}

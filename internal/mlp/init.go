@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neural-adb/nadb/internal/enum"
 )
 
 // Init names an initialisation scheme for θ0.
@@ -20,15 +22,18 @@ const (
 // Inits lists the valid schemes.
 var Inits = []Init{InitMirrored, InitHe, InitGaussian, InitUniform}
 
-// ParseInit checks a scheme name.
-func ParseInit(s string) (Init, error) {
-	for _, in := range Inits {
-		if string(in) == s {
-			return in, nil
-		}
-	}
-	return "", fmt.Errorf("unknown initialisation %q (want one of %v)", s, Inits)
+// UnmarshalText implements encoding.TextUnmarshaler: it accepts only the
+// names of Inits.
+func (i *Init) UnmarshalText(b []byte) (err error) {
+	*i, err = enum.Parse("initialisation", string(b), Inits)
+	return err
 }
+
+// Validate reports whether i is one of Inits.
+func (i Init) Validate() error { return enum.Check("initialisation", i, Inits) }
+
+// Values lists the valid names.
+func (Init) Values() []string { return enum.Strings(Inits) }
 
 // Initialize draws θ0 for n from rng. scale is used by InitGaussian only (its
 // standard deviation) and multiplies the standard deviation of every other
@@ -40,7 +45,7 @@ func (n *Net) Initialize(scheme Init, scale float64, rng *rand.Rand) error {
 	switch scheme {
 	case InitMirrored:
 		if a.Width%2 != 0 {
-			return fmt.Errorf("mirrored initialisation needs an even width, got %d", a.Width)
+			return fmt.Errorf("mlp: mirrored initialisation needs an even width, got %d", a.Width)
 		}
 		m := a.Width / 2
 		sHidden := scale * math.Sqrt(4/float64(a.Width))
@@ -92,7 +97,7 @@ func (n *Net) Initialize(scheme Init, scale float64, rng *rand.Rand) error {
 		fillUniform(n.lay.v.of(n.Theta), bound, rng)
 		fillUniform(n.lay.bOut.of(n.Theta), bound, rng)
 	default:
-		return fmt.Errorf("unknown initialisation %q", scheme)
+		return fmt.Errorf("mlp: %w", scheme.Validate())
 	}
 	return nil
 }

@@ -2,9 +2,11 @@ package mlp
 
 import (
 	"fmt"
-	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neural-adb/nadb/internal/enum"
+	"github.com/neural-adb/nadb/internal/logistic"
 )
 
 // Optimizer names a training algorithm.
@@ -16,6 +18,22 @@ const (
 	GD   Optimizer = "gd"   // plain gradient descent
 )
 
+// Optimizers lists the valid optimisers.
+var Optimizers = []Optimizer{Adam, GD}
+
+// UnmarshalText implements encoding.TextUnmarshaler: it accepts only the
+// names of Optimizers.
+func (o *Optimizer) UnmarshalText(b []byte) (err error) {
+	*o, err = enum.Parse("optimizer", string(b), Optimizers)
+	return err
+}
+
+// Validate reports whether o is one of Optimizers.
+func (o Optimizer) Validate() error { return enum.Check("optimizer", o, Optimizers) }
+
+// Values lists the valid names.
+func (Optimizer) Values() []string { return enum.Strings(Optimizers) }
+
 // LossScale names the factor S in front of the summed negative log-likelihood.
 type LossScale string
 
@@ -26,6 +44,22 @@ const (
 	ScaleWidth LossScale = "width" // S = 1/w, eq. (2) as printed
 )
 
+// LossScales lists the valid loss scales.
+var LossScales = []LossScale{ScaleSum, ScaleMean, ScaleWidth}
+
+// UnmarshalText implements encoding.TextUnmarshaler: it accepts only the
+// names of LossScales.
+func (s *LossScale) UnmarshalText(b []byte) (err error) {
+	*s, err = enum.Parse("loss scale", string(b), LossScales)
+	return err
+}
+
+// Validate reports whether s is one of LossScales.
+func (s LossScale) Validate() error { return enum.Check("loss scale", s, LossScales) }
+
+// Values lists the valid names.
+func (LossScale) Values() []string { return enum.Strings(LossScales) }
+
 // Regularizer names the penalty R(θ).
 type Regularizer string
 
@@ -34,6 +68,22 @@ const (
 	RegTheta  Regularizer = "theta"  // λ‖θ‖², the practical choice of Appendix B (default)
 	RegTheta0 Regularizer = "theta0" // (λ/2)‖θ − θ0‖², eq. (2)
 )
+
+// Regularizers lists the valid penalties.
+var Regularizers = []Regularizer{RegTheta, RegTheta0}
+
+// UnmarshalText implements encoding.TextUnmarshaler: it accepts only the
+// names of Regularizers.
+func (r *Regularizer) UnmarshalText(b []byte) (err error) {
+	*r, err = enum.Parse("regularizer", string(b), Regularizers)
+	return err
+}
+
+// Validate reports whether r is one of Regularizers.
+func (r Regularizer) Validate() error { return enum.Check("regularizer", r, Regularizers) }
+
+// Values lists the valid names.
+func (Regularizer) Values() []string { return enum.Strings(Regularizers) }
 
 // TrainConfig configures a Trainer. The zero value is not valid; see
 // DefaultTrainConfig.
@@ -56,21 +106,20 @@ func DefaultTrainConfig() TrainConfig {
 
 // Validate reports the first invalid field.
 func (c TrainConfig) Validate() error {
+	for _, err := range []error{c.Optimizer.Validate(), c.LossScale.Validate(), c.Regularizer.Validate()} {
+		if err != nil {
+			return fmt.Errorf("mlp: %w", err)
+		}
+	}
 	switch {
-	case c.Optimizer != Adam && c.Optimizer != GD:
-		return fmt.Errorf("unknown optimizer %q (want adam or gd)", c.Optimizer)
 	case !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0):
-		return fmt.Errorf("learning rate %v must be positive and finite", c.LearningRate)
+		return fmt.Errorf("mlp: learning rate %v must be positive and finite", c.LearningRate)
 	case c.Steps < 0:
-		return fmt.Errorf("steps %d must be ≥ 0", c.Steps)
+		return fmt.Errorf("mlp: steps %d must be ≥ 0", c.Steps)
 	case c.BatchSize < 0:
-		return fmt.Errorf("batch size %d must be ≥ 0 (0 = full batch)", c.BatchSize)
-	case c.LossScale != ScaleSum && c.LossScale != ScaleMean && c.LossScale != ScaleWidth:
-		return fmt.Errorf("unknown loss scale %q (want sum, mean or width)", c.LossScale)
-	case c.Regularizer != RegTheta && c.Regularizer != RegTheta0:
-		return fmt.Errorf("unknown regularizer %q (want theta or theta0)", c.Regularizer)
+		return fmt.Errorf("mlp: batch size %d must be ≥ 0 (0 = full batch)", c.BatchSize)
 	case !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0):
-		return fmt.Errorf("lambda %v must be ≥ 0 and finite", c.Lambda)
+		return fmt.Errorf("mlp: lambda %v must be ≥ 0 and finite", c.Lambda)
 	}
 	return nil
 }
