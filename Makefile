@@ -1,18 +1,26 @@
-# Reproducible builds: no FMA fusion (GOAMD64=v1), no VCS stamping.
+# Reproducible builds: no FMA fusion (GOAMD64=v1), no VCS stamping (added to
+# the caller's GOFLAGS, not replacing them).
 export GOAMD64 := v1
-export GOFLAGS := -buildvcs=false
+export GOFLAGS := $(strip $(GOFLAGS) -buildvcs=false)
 GO ?= go
+# goimports, pinned: run through the module proxy, never a dependency of go.mod.
+GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all test fmt-check vet fix-check unit bench nadb figures figures-quick verify clean-cache clean
+.PHONY: all test fmt-check imports-check vet fix-check unit bench nadb figures figures-quick verify clean-cache clean
 
 all: test
 
-## test: format check, vet, modernizer check and every unit test (under 10 minutes on 2 cores)
-test: fmt-check vet fix-check unit
+## test: format and import-grouping checks, vet, modernizer check and every unit test (under 10 minutes on 2 cores)
+test: fmt-check imports-check vet fix-check unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## imports-check: imports in three groups (standard library, third party, this module), as goimports -local writes them
+imports-check:
+	@out=$$($(GOIMPORTS) -local github.com/neural-adb/nadb -l $$(find . -name '*.go' -not -path './.git/*')); \
+	if [ -n "$$out" ]; then echo "goimports -local github.com/neural-adb/nadb would change:"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...

@@ -3,9 +3,10 @@ package algorithms
 import (
 	"math/rand/v2"
 
-	"github.com/neural-adb/nadb/internal/gram"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/gram"
 )
 
 // AEBorda is AE-Borda (Mehta et al. 2023, "Sample Efficient Reinforcement

@@ -48,13 +48,14 @@
 // Neural-ADB. Each file's doc comment states its source and every point where
 // the text had to be interpreted.
 //
-// Repaired context rules of the lock-on study (ours; the mechanism is in
-// lockon_doc.go), each with the paper's arm rule unchanged:
+// Repaired context rules of the lock-on study (ours; the mechanism is
+// described in package experiments/lockon), each with the paper's arm rule
+// unchanged:
 //
-//	neural-adb-lookahead-{ucb,ts}  pool-wide one-step σ² reduction     neuraladbplus_lookahead.go
-//	neural-adb-tsctx-{ucb,ts}      Thompson sampling of the largest    neuraladbplus_tsctx.go
+//	neural-adb-lookahead-{ucb,ts}  pool-wide one-step σ² reduction     repair_lookahead.go
+//	neural-adb-tsctx-{ucb,ts}      Thompson sampling of the largest    repair_tsctx.go
 //	                               policy loss, calibrated last-layer
-//	                               posterior (neuraladbplus_lastlayer.go)
+//	                               posterior (repair_lastlayer.go)
 //
 // # Choices the paper leaves open
 //

@@ -85,7 +85,7 @@ func Lookup(name string) (Algorithm, error) {
 	a, ok := registry.m[name]
 	registry.Unlock()
 	if !ok {
-		return Algorithm{}, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+		return Algorithm{}, fmt.Errorf("algorithms: unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	return a, nil
 }
@@ -97,7 +97,7 @@ func New(name string, env Env) (Learner, error) {
 		return nil, err
 	}
 	if env.Pool == nil {
-		return nil, fmt.Errorf("%s: no pool", name)
+		return nil, fmt.Errorf("algorithms: %s: no pool", name)
 	}
 	if err := env.Pool.Validate(); err != nil {
 		return nil, err

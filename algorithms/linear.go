@@ -1,12 +1,13 @@
 package algorithms
 
 import (
-	"github.com/neural-adb/nadb/internal/gram"
-	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/gram"
+	"github.com/neural-adb/nadb/internal/logistic"
 )
 
 // LinearBT is the linear Bradley–Terry reward model r(x) = θᵀx on the raw

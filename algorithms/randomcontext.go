@@ -2,8 +2,8 @@ package algorithms
 
 // Neural-ADB's arm rule with uniformly random contexts: the comparator that
 // isolates the value of the paper's context rule (eq. 3). Not in the paper;
-// the lock-on study (measured-facts §1) uses it as the bar a context rule must
-// beat.
+// the lock-on study (package experiments/lockon) uses it as the bar a context
+// rule must beat.
 
 func init() {
 	Register("neural-adb-ucb-randctx", "ours: Neural-ADB's UCB arm rule on uniformly random contexts (comparator for the context rule)",

@@ -58,7 +58,7 @@ func BenchmarkRound(b *testing.B) {
 // it with -cpu 1 for the one-core figure.
 func BenchmarkPaperRun(b *testing.B) {
 	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts",
-		// The baselines of Section 4 (issue 3).
+		// The baselines of Section 4.
 		"random", "apo", "ae-borda", "ae-dpo", "random-nn", "neural-adb-apo", "ae-borda-nn"} {
 		b.Run(algo, func(b *testing.B) {
 			spec := Spec{Algorithm: algo, Problem: DefaultProblem(), Config: algorithms.Default(), T: 1000, Every: 50, Seed: 1}

@@ -1,16 +1,24 @@
 // Package experiments is the experimenter's side of the paper's Section 4 and
-// Appendix B: the synthetic problems (Square and Sine exactly as the paper,
-// Cosine from the neural-bandit lineage, and a Linear sanity problem), the
-// real-data problems, the Bradley–Terry oracle, the metrics, the run loop that
-// drives a learner from package algorithms, and the figures.
+// Appendix B at its core: what a problem is, the synthetic problems, the
+// Bradley–Terry oracle, the metrics, and the one round loop that drives a
+// learner of package algorithms. The rest of the experimenter's side lives in
+// sub-packages, each on one topic:
 //
-// Files: problem.go (Oracle, Evaluator, Synthetic, Latent, BradleyTerry),
-// problemspec.go (ProblemSpec: every problem by name), run.go (Spec, Run,
-// checkpoints, CSV), cache.go and sweep.go (the run cache and parallel,
-// resumable, shardable sweeps), figure.go and figures.go (figure specs, the
-// paper's figures and their registry), fig_*.go (figures of ours), pool*.go
-// (bring-your-own pool and recorded answers), cems*.go and shuttle.go (the
-// shipped real-data benchmarks), lockon*.go (the lock-on study of issue 7).
+//	experiments/pool         bring-your-own pool and recorded answers (files, replay)
+//	experiments/realdata     the shipped real-data benchmarks (CEMSChoice, Shuttle)
+//	experiments/sweep        cached, resumable, shardable sweeps; the figures (specs, styles, rendering)
+//	experiments/lockon       the lock-on study of the paper's context rule
+//	experiments/conformance  the test suite every learner passes
+//
+// Dependencies point one way: conformance, pool → experiments; realdata →
+// pool; sweep → realdata; lockon → sweep. Nothing here imports a
+// sub-package.
+//
+// Files: problem.go (Oracle, Evaluator, Problem, Latent, BradleyTerry),
+// synthetic.go (Synthetic: Square, Sine, Cosine, Linear), problemspec.go
+// (ProblemSpec, the registry of problems by name), spec.go (Spec, its cache
+// key), loop.go (Loop, the round loop), run.go (Run, checkpoints and
+// metrics), csv.go (the result CSV).
 //
 // # Problems
 //
@@ -21,6 +29,19 @@
 // pool of Contexts contexts with K arms, x_{c,a} ~ U(−1,1)^d, and θ as
 // Synthetic.Theta documents; rewards are f(x) = 10(xᵀθ)² (square),
 // 2 sin(xᵀθ) (sine), cos(3xᵀθ) (cosine) or 5xᵀθ (linear, ours).
+//
+// A ProblemSpec names a problem and its size; problems are registered by
+// name (RegisterProblem): the synthetic ones here, "pool" by
+// experiments/pool, "cems" and "shuttle" by experiments/realdata.
+//
+// # The round loop
+//
+// Loop is the paper's interaction and the only place it is written: select,
+// check the query against the pool, answer, observe, with optional hooks
+// before the answer (Hooks.Selected) and after the observation
+// (Hooks.Observed). Run and RunProblem take checkpoints with it; the lock-on
+// mechanism, the conformance suite and the theory checks drive learners with
+// it too.
 //
 // # Metrics
 //
@@ -35,26 +56,16 @@
 //	elapsed_s          seconds since the run started
 //	top_context_share  share of rounds on the most-queried context (lock-on)
 //
-// queried_gap, avg_regret and top_context_share are NaN at t = 0.
+// queried_gap, avg_regret and top_context_share are NaN at t = 0. Problems
+// with an ExtraEvaluator add their own columns after these.
 //
-// # Figures, cache and sweeps
+// # Reproducibility
 //
-// A Figure is data: rows of curves (a Spec each, run for seeds 1..Seeds) and
-// the metrics to plot. Figures register themselves (RegisterFigure) and
-// "nadb figures" runs the union of their runs through a Sweep: every run is
-// cached under Cache.Dir by Spec.Key (a hash of the complete configuration
-// and CacheVersion), written atomically, and skipped when present, so an
-// interrupted sweep resumes and a cached figure re-plots in seconds. A Shard
-// takes a deterministic part of the runs by key, for job arrays. Aggregate
-// turns the runs into means with 95% Student-t intervals per checkpoint;
-// Render writes PNG, SVG, PDF, the plotted numbers as CSV and a manifest.
-// TestGoldenRuns pins a short run of every algorithm: a change that alters
-// any number fails it until CacheVersion is bumped.
-//
-// # Randomness
-//
-// A Spec's seed s drives three independent PCG streams: (s, 101) draws the
-// problem instance, (s, 102) the Bradley–Terry answers, and the learner's own
-// streams (s, 1..99). Every algorithm run with the same seed therefore faces
-// the same pool and θ, which makes comparisons across algorithms paired.
+// A Spec's seed s drives independent PCG streams: (s, StreamProblem) draws
+// the problem instance, (s, StreamFeedback) the answers, and the learner's
+// own streams (algorithms.NewStream). Every algorithm run with the same seed
+// therefore faces the same pool and θ, which makes comparisons across
+// algorithms paired. Spec.Key hashes the complete Spec with CacheVersion;
+// TestGoldenRuns pins a short run of every algorithm, so a change that alters
+// any number fails until CacheVersion is bumped.
 package experiments

@@ -1,13 +1,12 @@
 package experiments
 
 import (
-	"fmt"
-	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/logistic"
 )
 
 // Oracle answers duels: the labeller of the paper's Section 2. Simulated
@@ -46,112 +45,12 @@ type Problem struct {
 
 // Random streams of the experiment side, inside the range algorithms.NewStream
 // refuses to learners ([100, 1000)), so no learner can redraw the instance or
-// predict the answers.
+// predict the answers. Problems of other packages (pool, realdata) draw from
+// the same two streams.
 const (
-	streamProblem  = 101 // pool features and θ
-	streamFeedback = 102 // Bradley–Terry draws
+	StreamProblem  = 101 // the instance: pool features, θ, data splits
+	StreamFeedback = 102 // the answers: Bradley–Terry draws, coins
 )
-
-// Functions are the synthetic latent rewards.
-var Functions = []string{"square", "sine", "cosine", "linear"}
-
-// ThetaDraws are the ways θ can be drawn.
-var ThetaDraws = []string{"sphere", "gaussian", "uniform"}
-
-// Synthetic describes a synthetic problem of the paper's Section 4.
-type Synthetic struct {
-	// Function is the latent reward of z = xᵀθ:
-	// square 10z² and sine 2 sin z (the paper's), cosine cos 3z (NeuralUCB's
-	// h3), and linear 5z (ours: an easy sanity problem every learner can fit).
-	Function string
-	Dim      int // d
-	Arms     int // K
-	Contexts int // |C|, the fixed pool size (paper: most plausibly 300)
-	// Theta is how θ is drawn: "sphere" uniform on the unit sphere (default,
-	// the neural-bandit convention), "gaussian" N(0, I_d) unnormalised, or
-	// "uniform" U(−1,1)^d unnormalised.
-	Theta string
-}
-
-// Validate reports the first invalid field, named as the nadb flag.
-func (s Synthetic) Validate() error {
-	switch {
-	case !slices.Contains(Functions, s.Function):
-		return fmt.Errorf("problem: unknown function %q (want one of %v)", s.Function, Functions)
-	case s.Dim < 1:
-		return fmt.Errorf("d: feature dimension must be ≥ 1, got %d", s.Dim)
-	case s.Arms < 2:
-		return fmt.Errorf("K: need at least 2 arms per context to form a duel, got %d", s.Arms)
-	case s.Contexts < 1:
-		return fmt.Errorf("contexts: need at least 1 context, got %d", s.Contexts)
-	case !slices.Contains(ThetaDraws, s.Theta):
-		return fmt.Errorf("theta: unknown draw %q (want one of %v)", s.Theta, ThetaDraws)
-	}
-	return nil
-}
-
-// New draws the instance for seed: x_{c,a} ~ U(−1,1)^d and θ from the stream
-// (seed, 101), Bradley–Terry feedback from the stream (seed, 102).
-func (s Synthetic) New(seed uint64) (*Problem, error) {
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	rng := rand.New(rand.NewPCG(seed, streamProblem))
-	rows := s.Contexts * s.Arms
-	x := make([]float64, rows*s.Dim)
-	for i := range x {
-		x[i] = 2*rng.Float64() - 1
-	}
-	theta := make([]float64, s.Dim)
-	switch s.Theta {
-	case "sphere":
-		norm := 0.0
-		for i := range theta {
-			theta[i] = rng.NormFloat64()
-			norm += theta[i] * theta[i]
-		}
-		norm = math.Sqrt(norm)
-		for i := range theta {
-			theta[i] /= norm
-		}
-	case "gaussian":
-		for i := range theta {
-			theta[i] = rng.NormFloat64()
-		}
-	case "uniform":
-		for i := range theta {
-			theta[i] = 2*rng.Float64() - 1
-		}
-	}
-	f := make([]float64, rows)
-	for n := range f {
-		z := 0.0
-		for i, t := range theta {
-			z += x[n*s.Dim+i] * t
-		}
-		switch s.Function {
-		case "square":
-			f[n] = 10 * z * z
-		case "sine":
-			f[n] = 2 * math.Sin(z)
-		case "cosine":
-			f[n] = math.Cos(3 * z)
-		case "linear":
-			f[n] = 5 * z
-		}
-	}
-	pool, err := algorithms.NewPool(s.Contexts, s.Arms, s.Dim, x)
-	if err != nil {
-		return nil, err
-	}
-	lat := &Latent{Arms: s.Arms, F: f}
-	return &Problem{
-		Name:      s.Function,
-		Pool:      pool,
-		Oracle:    &BradleyTerry{Latent: lat, Rng: rand.New(rand.NewPCG(seed, streamFeedback))},
-		Evaluator: lat,
-	}, nil
-}
 
 // Latent holds the latent reward f(x_{c,a}) of every pool row and evaluates
 // policies with it.
@@ -211,6 +110,16 @@ func (l *Latent) KappaMu() float64 {
 		k = math.Min(k, e/((1+e)*(1+e)))
 	}
 	return k
+}
+
+// Scores returns the learner's utility estimates of the feature rows x
+// (algorithms.Scorer), or false when the learner has no model to score with.
+func Scores(dst []float64, l algorithms.Learner, x []float64) ([]float64, bool) {
+	s, ok := l.(algorithms.Scorer)
+	if !ok {
+		return dst, false
+	}
+	return s.Score(dst, x), true
 }
 
 // BradleyTerry answers y = 1 with probability μ(f(x_{c,a1}) − f(x_{c,a2})).

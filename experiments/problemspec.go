@@ -1,18 +1,16 @@
 package experiments
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
-	"math"
 	"os"
-	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
+	"sync"
 
-	"github.com/neural-adb/nadb/experiments/data"
+	"github.com/neural-adb/nadb/internal/enum"
 )
 
 // ProblemSpec names a problem and its size. It is part of a run's Spec and so
@@ -20,19 +18,24 @@ import (
 // be here. Fields a problem does not use must be zero (Validate rejects them),
 // and zero fields are left out of the JSON, so a spec has one spelling.
 //
+// The fields are flat (one struct for every kind of problem) so that the JSON,
+// and with it every cache key, has one simple form. The synthetic problems are
+// registered by this package; "pool" by package experiments/pool, "cems" and
+// "shuttle" by package experiments/realdata (see RegisterProblem).
+//
 // User files enter the key by content: Resolve records the sha256 of the pool
-// and answers files and of a -data folder's files, and Build refuses to run
+// and answers files and of a data folder's files, and Build refuses to run
 // when a recorded hash no longer matches the file. The shipped data are part
 // of the code and carry no hash.
 type ProblemSpec struct {
-	Name string `json:"problem"` // a Functions entry, or pool, cems, shuttle
+	Name string `json:"problem"` // a Functions entry, or another registered problem
 
 	Dim  int `json:"d,omitempty"` // synthetic: feature dimension
 	Arms int `json:"K,omitempty"` // synthetic: arms per context
 	// Contexts is the pool size: synthetic problems and shuttle (0: 300);
 	// for cems, the number of training students (0: all not held out).
-	Contexts int    `json:"contexts,omitempty"`
-	Theta    string `json:"theta,omitempty"` // synthetic: how θ is drawn (see Synthetic.Theta)
+	Contexts int       `json:"contexts,omitempty"`
+	Theta    ThetaDraw `json:"theta,omitempty"` // synthetic: how θ is drawn
 
 	// Holdout is the held-out evaluation set: students (cems, 0: 101) or
 	// samples (shuttle, 0: 2000).
@@ -40,192 +43,132 @@ type ProblemSpec struct {
 	// Scale is shuttle's utility of the true class (0: 2).
 	Scale float64 `json:"scale,omitempty"`
 
-	// Bring your own pool (problem pool; formats in pool.go).
-	Pool       string `json:"pool,omitempty"`           // pool file
-	PoolSHA    string `json:"pool_sha256,omitempty"`    // its sha256 (Resolve)
-	Answers    string `json:"answers,omitempty"`        // recorded answers file, optional
-	AnswersSHA string `json:"answers_sha256,omitempty"` // its sha256 (Resolve)
-	Missing    string `json:"missing,omitempty"`        // rule for unrecorded pairs: coin ("" too) or error
+	// Bring your own pool (problem pool; formats in package experiments/pool).
+	Pool       string      `json:"pool,omitempty"`           // pool file
+	PoolSHA    string      `json:"pool_sha256,omitempty"`    // its sha256 (Resolve)
+	Answers    string      `json:"answers,omitempty"`        // recorded answers file, optional
+	AnswersSHA string      `json:"answers_sha256,omitempty"` // its sha256 (Resolve)
+	Missing    MissingRule `json:"missing,omitempty"`        // rule for unrecorded pairs ("" is MissingCoin)
 
 	// Data is the folder of the real data sets (cems, shuttle); "" means the
-	// copy shipped in the binary (experiments/data).
+	// copy shipped in the binary (experiments/realdata/data).
 	Data    string `json:"data,omitempty"`
 	DataSHA string `json:"data_sha256,omitempty"` // content hash of the files read (Resolve)
 }
 
-// Problems lists every problem name.
-var Problems = append(slices.Clone(Functions), "pool", "cems", "shuttle")
+// ProblemKind is how one named problem is checked and built: a registry
+// entry (RegisterProblem).
+type ProblemKind struct {
+	// Uses lists the ProblemSpec fields the problem reads, by JSON name
+	// ("problem" is implied); every other field must be zero.
+	Uses []string
+	// Check reports invalid values of the used fields; it reads no files.
+	Check func(ProblemSpec) error
+	// Canonical writes fields equal to their defaults as zero (nil: none).
+	Canonical func(ProblemSpec) ProblemSpec
+	// Resolve fills in content hashes of user files (nil: none).
+	Resolve func(ProblemSpec) (ProblemSpec, error)
+	// Build draws the problem instance for seed.
+	Build func(p ProblemSpec, seed uint64) (*Problem, error)
+}
+
+var problems = struct {
+	sync.Mutex
+	order []string
+	m     map[string]ProblemKind
+}{m: map[string]ProblemKind{}}
+
+// RegisterProblem adds a problem under a unique name. Call it from an init
+// function of the package that implements the problem; a program that wants
+// the problem imports that package (for its side effect, if nothing else).
+func RegisterProblem(name string, k ProblemKind) {
+	problems.Lock()
+	defer problems.Unlock()
+	if _, dup := problems.m[name]; dup || name == "" || k.Build == nil {
+		panic("experiments: invalid or duplicate problem registration " + name)
+	}
+	problems.m[name] = k
+	problems.order = append(problems.order, name)
+}
+
+// Problems lists every registered problem name, the synthetic ones first.
+func Problems() []string {
+	problems.Lock()
+	defer problems.Unlock()
+	return slices.Clone(problems.order)
+}
+
+func lookupProblem(name string) (ProblemKind, error) {
+	problems.Lock()
+	k, ok := problems.m[name]
+	problems.Unlock()
+	if !ok {
+		return k, fmt.Errorf("experiments: unknown problem %q (want one of %s; pool, cems and shuttle need their packages experiments/pool and experiments/realdata linked in)", name, strings.Join(Problems(), ", "))
+	}
+	return k, nil
+}
 
 // IsSynthetic reports whether name is a synthetic problem (Functions).
-func IsSynthetic(name string) bool { return slices.Contains(Functions, name) }
+func IsSynthetic(name string) bool { return slices.Contains(Functions, Function(name)) }
 
 // DefaultProblem is the paper's main setting: Square, d = 20, K = 10, 300 contexts.
 func DefaultProblem() ProblemSpec {
-	return ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere"}
+	return ProblemSpec{Name: string(Square), Dim: 20, Arms: 10, Contexts: 300, Theta: ThetaSphere}
 }
 
-// Validate reports the first invalid field, named as the nadb flag. It reads
-// no files (Build does).
+func init() {
+	for _, f := range Functions {
+		RegisterProblem(string(f), ProblemKind{
+			Uses:  []string{"d", "K", "contexts", "theta"},
+			Check: func(p ProblemSpec) error { return p.synthetic().Validate() },
+			Build: func(p ProblemSpec, seed uint64) (*Problem, error) { return p.synthetic().New(seed) },
+		})
+	}
+}
+
+func (p ProblemSpec) synthetic() Synthetic {
+	return Synthetic{Function: Function(p.Name), Dim: p.Dim, Arms: p.Arms, Contexts: p.Contexts, Theta: p.Theta}
+}
+
+// Validate reports the first invalid field by its name. It reads no files
+// (Build does).
 func (p ProblemSpec) Validate() error {
-	if !slices.Contains(Problems, p.Name) {
-		return fmt.Errorf("problem: unknown problem %q (want one of %v)", p.Name, Problems)
+	k, err := lookupProblem(p.Name)
+	if err != nil {
+		return err
 	}
-	type field struct {
-		flag string
-		set  bool
-		why  string
+	v := reflect.ValueOf(p)
+	t := v.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "problem" || slices.Contains(k.Uses, name) || v.Field(i).IsZero() {
+			continue
+		}
+		return fmt.Errorf("experiments: %s is not used by problem %s (it uses %s)", name, p.Name, strings.Join(k.Uses, ", "))
 	}
-	synthetic := []field{
-		{"d", p.Dim != 0, "fixed by the data"}, {"K", p.Arms != 0, "fixed by the data"}, {"theta", p.Theta != "", "synthetic problems only"},
-	}
-	pool := []field{
-		{"pool", p.Pool != "" || p.PoolSHA != "", "-problem pool only"}, {"answers", p.Answers != "" || p.AnswersSHA != "", "-problem pool only"},
-		{"missing", p.Missing != "", "-problem pool only"},
-	}
-	sizes := []field{{"holdout", p.Holdout != 0, "cems and shuttle only"}}
-	realData := []field{{"data", p.Data != "" || p.DataSHA != "", "cems and shuttle only"}}
-	scale := []field{{"scale", p.Scale != 0, "shuttle only"}}
-	contexts := []field{{"contexts", p.Contexts != 0, "the pool file fixes the contexts"}}
-	var unused []field
-	switch p.Name {
-	case "pool":
-		unused = slices.Concat(synthetic, sizes, realData, scale, contexts)
-	case "cems":
-		unused = slices.Concat(synthetic, pool, scale)
-	case "shuttle":
-		unused = slices.Concat(synthetic, pool)
-	default:
-		unused = slices.Concat(pool, sizes, realData, scale)
-	}
-	for _, f := range unused {
-		if f.set {
-			return fmt.Errorf("%s: not used by -problem %s (%s)", f.flag, p.Name, f.why)
-		}
-	}
-	switch p.Name {
-	case "pool":
-		if p.Pool == "" {
-			return errors.New("pool: -problem pool needs -pool FILE (a CSV with header context,arm,<features…>[,utility]; see nadb run -h)")
-		}
-		if p.Missing != "" && !slices.Contains(MissingRules, p.Missing) {
-			return fmt.Errorf("missing: unknown rule %q (want one of %v)", p.Missing, MissingRules)
-		}
-		if p.Missing != "" && p.Answers == "" {
-			return errors.New("missing: only used with -answers FILE")
-		}
-	case "cems", "shuttle":
-		if p.Contexts < 0 {
-			return fmt.Errorf("contexts: must be ≥ 0 (0: the default), got %d", p.Contexts)
-		}
-		if p.Holdout < 0 {
-			return fmt.Errorf("holdout: must be ≥ 0 (0: the default), got %d", p.Holdout)
-		}
-		if p.Scale < 0 || math.IsNaN(p.Scale) || math.IsInf(p.Scale, 0) {
-			return fmt.Errorf("scale: must be a positive number (0: the default 2), got %v", p.Scale)
-		}
-	default:
-		return p.synthetic().Validate()
+	if k.Check != nil {
+		return k.Check(p)
 	}
 	return nil
 }
 
 // Resolve returns p with fields equal to their defaults written as zero and
 // the content hashes of its user files filled in (pool, answers, or the files
-// a -data folder provides), so that a cache key made from the spec changes
-// when a file does and not with how a default was spelled. A hash already
-// present must match. Specs built by hand for a sweep should be resolved.
+// of a data folder), so that a cache key made from the spec changes when a
+// file does and not with how a default was spelled. A hash already present
+// must match. Specs built by hand for a sweep should be resolved.
 func (p ProblemSpec) Resolve() (ProblemSpec, error) {
 	if err := p.Validate(); err != nil {
 		return p, err
 	}
-	p = p.canonical()
-	var err error
-	switch p.Name {
-	case "pool":
-		if _, p.PoolSHA, err = readHashed("pool", p.Pool, p.PoolSHA); err != nil {
-			return p, err
-		}
-		if p.Answers != "" {
-			if _, p.AnswersSHA, err = readHashed("answers", p.Answers, p.AnswersSHA); err != nil {
-				return p, err
-			}
-		}
-	case "cems", "shuttle":
-		if p.Data != "" {
-			if _, p.DataSHA, err = p.openData(); err != nil {
-				return p, err
-			}
-		}
+	k, _ := lookupProblem(p.Name)
+	if k.Canonical != nil {
+		p = k.Canonical(p)
+	}
+	if k.Resolve != nil {
+		return k.Resolve(p)
 	}
 	return p, nil
-}
-
-// canonical writes every field that equals its default as zero, so that a
-// spec written with explicit defaults has the same cache key as one without.
-func (p ProblemSpec) canonical() ProblemSpec {
-	switch p.Name {
-	case "shuttle":
-		if p.Contexts == DefaultShuttleContexts {
-			p.Contexts = 0
-		}
-		if p.Holdout == DefaultShuttleHoldout {
-			p.Holdout = 0
-		}
-		if p.Scale == DefaultShuttleScale {
-			p.Scale = 0
-		}
-	case "cems":
-		if p.Holdout == DefaultCEMSHoldout {
-			p.Holdout = 0
-		}
-	case "pool":
-		if p.Missing == "coin" {
-			p.Missing = ""
-		}
-	}
-	return p
-}
-
-// readHashed reads a user file and checks it against want (if not empty).
-func readHashed(flag, path, want string) ([]byte, string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", flag, err)
-	}
-	sum := sha256.Sum256(b)
-	got := hex.EncodeToString(sum[:])
-	if want != "" && want != got {
-		return nil, "", fmt.Errorf("%s: %s has changed since the run was specified (sha256 %s, spec records %s)", flag, path, got, want)
-	}
-	return b, got, nil
-}
-
-// dataFiles returns the files the problem reads from its data folder.
-func (p ProblemSpec) dataFiles() []string {
-	if p.Name == "cems" {
-		return data.CEMS
-	}
-	return data.Shuttle
-}
-
-// openData opens the data folder of a cems or shuttle spec and hashes it
-// (empty hash for the shipped data), checking a recorded hash.
-func (p ProblemSpec) openData() (*dataDir, string, error) {
-	fsys, err := data.Open(p.Data, p.dataFiles())
-	if err != nil {
-		return nil, "", err
-	}
-	if p.Data == "" {
-		return &dataDir{}, "", nil
-	}
-	sum, err := data.Hash(fsys, p.dataFiles())
-	if err != nil {
-		return nil, "", err
-	}
-	if p.DataSHA != "" && p.DataSHA != sum {
-		return nil, "", fmt.Errorf("data: the files of %s have changed since the run was specified (hash %s, spec records %s)", p.Data, sum, p.DataSHA)
-	}
-	return &dataDir{dir: p.Data, fsys: fsys}, sum, nil
 }
 
 // Build draws the problem instance for seed.
@@ -233,63 +176,57 @@ func (p ProblemSpec) Build(seed uint64) (*Problem, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	switch p.Name {
-	case "pool":
-		return p.buildPool(seed)
-	case "cems":
-		dd, _, err := p.openData()
-		if err != nil {
-			return nil, err
-		}
-		prob, err := CEMS{Train: p.Contexts, Holdout: p.Holdout, FS: dd.fsys}.New(seed)
-		return prob, dd.locate(err)
-	case "shuttle":
-		dd, _, err := p.openData()
-		if err != nil {
-			return nil, err
-		}
-		prob, err := Shuttle{Contexts: p.Contexts, Holdout: p.Holdout, Scale: p.Scale, FS: dd.fsys}.New(seed)
-		return prob, dd.locate(err)
-	}
-	return p.synthetic().New(seed)
+	k, _ := lookupProblem(p.Name)
+	return k.Build(p, seed)
 }
 
-func (p ProblemSpec) buildPool(seed uint64) (*Problem, error) {
-	b, _, err := readHashed("pool", p.Pool, p.PoolSHA)
+// ReadHashed reads a user file named by field (for messages) and checks it
+// against the sha256 want, if not empty. It returns the contents and their
+// hash.
+func ReadHashed(field, path, want string) ([]byte, string, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, "", fmt.Errorf("%s: %w", field, err)
 	}
-	pf, err := ReadPool(bytes.NewReader(b), p.Pool)
-	if err != nil {
-		return nil, err
+	sum := sha256.Sum256(b)
+	got := hex.EncodeToString(sum[:])
+	if want != "" && want != got {
+		return nil, "", fmt.Errorf("%s: %s has changed since the run was specified (sha256 %s, spec records %s)", field, path, got, want)
 	}
-	var ans *Answers
-	if p.Answers != "" {
-		if b, _, err = readHashed("answers", p.Answers, p.AnswersSHA); err != nil {
-			return nil, err
-		}
-		if ans, err = pf.ReadAnswers(bytes.NewReader(b), p.Answers); err != nil {
-			return nil, err
-		}
-	}
-	return NewPoolProblem(pf, ans, p.Missing, p.Answers, seed)
+	return b, got, nil
 }
 
-// dataDir is an opened -data folder (fsys nil: the shipped data).
-type dataDir struct {
-	dir  string
-	fsys fs.FS
-}
+// MissingRule says how a replayed pool answers a pair without a recorded
+// answer (ProblemSpec.Missing; the rules are package experiments/pool's).
+type MissingRule string
 
-func (p ProblemSpec) synthetic() Synthetic {
-	return Synthetic{Function: p.Name, Dim: p.Dim, Arms: p.Arms, Contexts: p.Contexts, Theta: p.Theta}
-}
+// Missing-answer rules.
+const (
+	MissingCoin  MissingRule = "coin"  // a fair coin, counted in unrecorded_share (default, also "")
+	MissingError MissingRule = "error" // every pair needs a record; a gap is an error when the problem is built
+)
 
-// locate prefixes the file of an InputError with the data folder.
-func (d *dataDir) locate(err error) error {
-	var ie *InputError
-	if d.dir != "" && errors.As(err, &ie) {
-		ie.File = filepath.Join(d.dir, filepath.FromSlash(ie.File))
+// MissingRules lists the rules.
+var MissingRules = []MissingRule{MissingCoin, MissingError}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+// The empty text is the default rule.
+func (m *MissingRule) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*m = ""
+		return nil
 	}
+	*m, err = enum.Parse("missing-answer rule", string(b), MissingRules)
 	return err
+}
+
+// MarshalText implements encoding.TextMarshaler (for flag.TextVar).
+func (m MissingRule) MarshalText() ([]byte, error) { return []byte(m), nil }
+
+// Validate reports whether m is one of MissingRules or empty (the default).
+func (m MissingRule) Validate() error {
+	if m == "" {
+		return nil
+	}
+	return enum.Check("missing-answer rule", m, MissingRules)
 }

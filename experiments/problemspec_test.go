@@ -1,11 +1,13 @@
-package experiments
+package experiments_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/neural-adb/nadb/experiments"
+	_ "github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/experiments/realdata"
 )
 
 // TestProblemSpecJSON: synthetic specs keep their JSON (and so their cache
@@ -34,7 +36,7 @@ func TestProblemSpecJSON(t *testing.T) {
 }
 
 // TestProblemSpecValidate: a field the problem does not use is an error
-// naming its flag, so that one problem has one spelling (and one cache key).
+// naming it, so that one problem has one spelling (and one cache key).
 func TestProblemSpecValidate(t *testing.T) {
 	for _, tc := range []struct {
 		p    ProblemSpec
@@ -46,23 +48,23 @@ func TestProblemSpecValidate(t *testing.T) {
 		{ProblemSpec{Name: "shuttle", Contexts: 100, Holdout: 50, Scale: 1}, ""},
 		{ProblemSpec{Name: "pool", Pool: "p.csv"}, ""},
 		{ProblemSpec{Name: "pool", Pool: "p.csv", Answers: "a.csv", Missing: "error"}, ""},
-		{ProblemSpec{Name: "cube"}, "problem: unknown problem"},
-		{ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere", Holdout: 5}, "holdout: not used by -problem square"},
-		{ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere", Pool: "p"}, "pool: not used by -problem square"},
-		{ProblemSpec{Name: "sine", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere", Data: "x"}, "data: not used by -problem sine"},
-		{ProblemSpec{Name: "cems", Dim: 5}, "d: not used by -problem cems"},
-		{ProblemSpec{Name: "cems", Theta: "sphere"}, "theta: not used by -problem cems"},
-		{ProblemSpec{Name: "cems", Scale: 2}, "scale: not used by -problem cems"},
-		{ProblemSpec{Name: "cems", Pool: "p.csv"}, "pool: not used by -problem cems"},
-		{ProblemSpec{Name: "cems", Holdout: -1}, "holdout: must be ≥ 0"},
-		{ProblemSpec{Name: "shuttle", Contexts: -3}, "contexts: must be ≥ 0"},
-		{ProblemSpec{Name: "shuttle", Scale: -1}, "scale: must be a positive number"},
-		{ProblemSpec{Name: "shuttle", Arms: 7}, "K: not used by -problem shuttle"},
-		{ProblemSpec{Name: "pool"}, "pool: -problem pool needs -pool FILE"},
-		{ProblemSpec{Name: "pool", Pool: "p.csv", Contexts: 10}, "contexts: not used by -problem pool"},
-		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: 10}, "holdout: not used by -problem pool"},
-		{ProblemSpec{Name: "pool", Pool: "p.csv", Answers: "a.csv", Missing: "guess"}, "missing: unknown rule"},
-		{ProblemSpec{Name: "pool", Pool: "p.csv", Missing: "coin"}, "missing: only used with -answers"},
+		{ProblemSpec{Name: "cube"}, "experiments: unknown problem"},
+		{ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere", Holdout: 5}, "experiments: holdout is not used by problem square"},
+		{ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere", Pool: "p"}, "experiments: pool is not used by problem square"},
+		{ProblemSpec{Name: "sine", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere", Data: "x"}, "experiments: data is not used by problem sine"},
+		{ProblemSpec{Name: "cems", Dim: 5}, "experiments: d is not used by problem cems"},
+		{ProblemSpec{Name: "cems", Theta: "sphere"}, "experiments: theta is not used by problem cems"},
+		{ProblemSpec{Name: "cems", Scale: 2}, "experiments: scale is not used by problem cems"},
+		{ProblemSpec{Name: "cems", Pool: "p.csv"}, "experiments: pool is not used by problem cems"},
+		{ProblemSpec{Name: "cems", Holdout: -1}, "realdata: holdout must be ≥ 0"},
+		{ProblemSpec{Name: "shuttle", Contexts: -3}, "realdata: contexts must be ≥ 0"},
+		{ProblemSpec{Name: "shuttle", Scale: -1}, "realdata: scale must be a positive number"},
+		{ProblemSpec{Name: "shuttle", Arms: 7}, "experiments: K is not used by problem shuttle"},
+		{ProblemSpec{Name: "pool"}, "pool: no pool file"},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Contexts: 10}, "experiments: contexts is not used by problem pool"},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: 10}, "experiments: holdout is not used by problem pool"},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Answers: "a.csv", Missing: "guess"}, "pool: missing: unknown missing-answer rule"},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Missing: "coin"}, "pool: missing: the missing-answer rule only applies"},
 	} {
 		err := tc.p.Validate()
 		switch {
@@ -74,58 +76,22 @@ func TestProblemSpecValidate(t *testing.T) {
 	}
 }
 
-// TestProblemSpecData: -data reads a folder by content hash, and errors name
-// the folder and file.
-func TestProblemSpecData(t *testing.T) {
-	shipped, err := ProblemSpec{Name: "cems"}.Build(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if spec, err := (ProblemSpec{Name: "cems"}).Resolve(); err != nil || spec.DataSHA != "" {
-		t.Errorf("shipped data: Resolve = %+v, %v; want no hash", spec, err)
-	}
-	// A copy of the shipped folder gives the same problem.
-	spec, err := ProblemSpec{Name: "cems", Data: "data"}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(spec.DataSHA) != 64 {
-		t.Errorf("DataSHA = %q", spec.DataSHA)
-	}
-	fromDir, err := spec.Build(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(fromDir.Pool.X) != len(shipped.Pool.X) || fromDir.Pool.X[100] != shipped.Pool.X[100] {
-		t.Error("the data folder gives another problem than the shipped data")
-	}
-	spec.DataSHA = strings.Repeat("0", 64)
-	if _, err := spec.Build(4); err == nil || !strings.Contains(err.Error(), "have changed") {
-		t.Errorf("stale data hash: error %v", err)
-	}
-
-	dir := t.TempDir()
-	if _, err := (ProblemSpec{Name: "shuttle", Data: dir}).Build(1); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "shuttle", "shuttle.csv")) {
-		t.Errorf("missing shuttle file: error %v, want it to name the path", err)
-	}
-	// A malformed file is located inside the folder.
-	for _, f := range []string{"CEMSChoice_subjects.csv", "CEMSChoice_items.csv", "CEMSChoice_pairs.csv"} {
-		b, err := os.ReadFile(filepath.Join("data", "cems", f))
+// TestResolveCanonical: explicit defaults and omitted ones give one key.
+func TestResolveCanonical(t *testing.T) {
+	for _, pair := range [][2]ProblemSpec{
+		{{Name: "shuttle"}, {Name: "shuttle", Contexts: realdata.DefaultShuttleContexts, Holdout: realdata.DefaultShuttleHoldout, Scale: realdata.DefaultShuttleScale}},
+		{{Name: "cems"}, {Name: "cems", Holdout: realdata.DefaultCEMSHoldout}},
+	} {
+		a, err := pair[0].Resolve()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == "CEMSChoice_items.csv" {
-			b = []byte(strings.Replace(string(b), `"finance","other"`, `"finance","nordic"`, 1))
-		}
-		if err := os.MkdirAll(filepath.Join(dir, "cems"), 0o755); err != nil {
+		b, err := pair[1].Resolve()
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "cems", f), b, 0o644); err != nil {
-			t.Fatal(err)
+		if a != b {
+			t.Errorf("%+v and %+v resolve differently: %+v vs %+v", pair[0], pair[1], a, b)
 		}
-	}
-	want := filepath.Join(dir, "cems", "CEMSChoice_items.csv") + " line 5, column 3 (location)"
-	if _, err := (ProblemSpec{Name: "cems", Data: dir}).Build(1); err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("malformed items file: error %v, want prefix %q", err, want)
 	}
 }

@@ -2,44 +2,13 @@ package experiments
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/neural-adb/nadb/algorithms"
 )
-
-// Spec is one complete, deterministic run: the same Spec gives the same
-// result bytes (apart from elapsed time).
-type Spec struct {
-	Algorithm string            `json:"algorithm"`
-	Problem   ProblemSpec       `json:"problem"`
-	Config    algorithms.Config `json:"config"`
-	T         int               `json:"T"`     // rounds (duels)
-	Every     int               `json:"every"` // checkpoint period
-	Seed      uint64            `json:"seed"`
-}
-
-// Validate reports the first invalid field, named as the nadb flag.
-func (s Spec) Validate() error {
-	if _, err := algorithms.Lookup(s.Algorithm); err != nil {
-		return fmt.Errorf("algo: %w", err)
-	}
-	if err := s.Problem.Validate(); err != nil {
-		return err
-	}
-	if s.T <= 0 {
-		return fmt.Errorf("T: number of rounds must be positive, got %d", s.T)
-	}
-	if s.Every <= 0 {
-		return fmt.Errorf("every: checkpoint period must be positive, got %d", s.Every)
-	}
-	return s.Config.Validate()
-}
 
 // Checkpoint holds the metrics of the policy at round T.
 type Checkpoint struct {
@@ -96,6 +65,17 @@ func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func
 	if err != nil {
 		return nil, &SetupError{err}
 	}
+	return runLearner(ctx, spec, prob, learner, start, onCheckpoint)
+}
+
+// RunLearner is RunProblem with a learner built by the caller (for example
+// from an unregistered algorithms.Factory): spec gives T and Every and is
+// recorded in the result; its Algorithm and Config are not used.
+func RunLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithms.Learner, onCheckpoint func(Checkpoint)) (*Result, error) {
+	return runLearner(ctx, spec, prob, learner, time.Now(), onCheckpoint)
+}
+
+func runLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithms.Learner, start time.Time, onCheckpoint func(Checkpoint)) (*Result, error) {
 	res := &Result{Spec: spec, Counts: make([]int, prob.Pool.Contexts)}
 	extra, _ := prob.Evaluator.(ExtraEvaluator)
 	if extra != nil {
@@ -135,47 +115,41 @@ func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func
 		}
 	}
 	check(0)
-	for t := 1; t <= spec.T; t++ {
-		if t%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		q := learner.Select()
-		if err := q.Validate(prob.Pool); err != nil {
-			return nil, fmt.Errorf("%s at round %d: invalid %w", spec.Algorithm, t, err)
-		}
-		y := prob.Oracle.Answer(q)
-		learner.Observe(q, y)
+	hooks := Hooks{Observed: func(t int, q algorithms.Query, y algorithms.Feedback) error {
 		res.Counts[q.Context]++
 		regret += prob.Evaluator.Regret(q)
-		if t%spec.Every == 0 || t == spec.T {
-			check(t)
+		return nil
+	}}
+	for t := 0; t < spec.T; {
+		next := min(t+spec.Every, spec.T)
+		if err := Loop(ctx, learner, prob, t, next, hooks); err != nil {
+			return nil, fmt.Errorf("%s: %w", spec.Algorithm, err)
 		}
+		t = next
+		check(t)
 	}
 	return res, nil
 }
 
-// WriteCSV writes the result's checkpoints under the Columns header followed by
-// its extra columns. Numbers use the shortest representation that round-trips,
-// so equal results give equal bytes (elapsed_s aside).
-func WriteCSV(w io.Writer, res *Result) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(append(slices.Clone(Columns), res.ExtraColumns...)); err != nil {
-		return err
+// Metric returns the value of a named metric at a checkpoint: one of the
+// standard CSV columns or an extra column of the result.
+func Metric(res *Result, cp Checkpoint, name string) (float64, error) {
+	switch name {
+	case "worst_gap":
+		return cp.WorstGap, nil
+	case "mean_gap":
+		return cp.MeanGap, nil
+	case "queried_gap":
+		return cp.QueriedGap, nil
+	case "avg_regret":
+		return cp.AvgRegret, nil
+	case "distinct_contexts":
+		return float64(cp.Distinct), nil
+	case "top_context_share":
+		return cp.TopShare, nil
 	}
-	cps := res.Checkpoints
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	for _, cp := range cps {
-		rec := []string{strconv.Itoa(cp.T), f(cp.WorstGap), f(cp.MeanGap), f(cp.QueriedGap), f(cp.AvgRegret),
-			strconv.Itoa(cp.Distinct), strconv.FormatFloat(cp.Elapsed, 'f', 3, 64), f(cp.TopShare)}
-		for _, x := range cp.Extra {
-			rec = append(rec, f(x))
-		}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
+	if i := slices.Index(res.ExtraColumns, name); i >= 0 {
+		return cp.Extra[i], nil
 	}
-	cw.Flush()
-	return cw.Error()
+	return math.NaN(), fmt.Errorf("experiments: unknown metric %q", name)
 }

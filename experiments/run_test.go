@@ -1,31 +1,15 @@
-package experiments
+package experiments_test
 
 import (
-	"bytes"
 	"context"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
+	. "github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/internal/runtest"
 )
-
-// csvWithoutElapsed runs spec and returns its CSV with the elapsed_s column blanked.
-func csvWithoutElapsed(t *testing.T, spec Spec) string {
-	t.Helper()
-	res, err := Run(context.Background(), spec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range res.Checkpoints {
-		res.Checkpoints[i].Elapsed = 0
-	}
-	var b bytes.Buffer
-	if err := WriteCSV(&b, res); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
 
 // TestDeterminism: the same seed gives the same CSV bytes (apart from elapsed
 // time), whatever GOMAXPROCS. The problem is large enough (d = 20, w = 50,
@@ -36,10 +20,10 @@ func TestDeterminism(t *testing.T) {
 		spec := Spec{Algorithm: algo, Problem: ProblemSpec{Name: "square", Dim: 20, Arms: 10, Contexts: 100, Theta: "sphere"},
 			Config: algorithms.Default(), T: 200, Every: 50, Seed: 3}
 		prev := runtime.GOMAXPROCS(1)
-		one := csvWithoutElapsed(t, spec)
-		again := csvWithoutElapsed(t, spec)
+		one := runtest.CSV(t, spec)
+		again := runtest.CSV(t, spec)
 		runtime.GOMAXPROCS(2)
-		two := csvWithoutElapsed(t, spec)
+		two := runtest.CSV(t, spec)
 		runtime.GOMAXPROCS(prev)
 		if one != again {
 			t.Errorf("%s: same seed, different CSV:\n%s\nvs\n%s", algo, one, again)
@@ -51,7 +35,7 @@ func TestDeterminism(t *testing.T) {
 			t.Errorf("CSV header = %q", strings.SplitN(one, "\n", 2)[0])
 		}
 		spec.Seed = 4
-		if csvWithoutElapsed(t, spec) == one {
+		if runtest.CSV(t, spec) == one {
 			t.Errorf("%s: seeds 3 and 4 gave identical runs", algo)
 		}
 	}
@@ -87,7 +71,7 @@ func TestNeuralADBLearns(t *testing.T) {
 }
 
 func TestSyntheticValidate(t *testing.T) {
-	good := Synthetic{Function: "square", Dim: 20, Arms: 10, Contexts: 300, Theta: "sphere"}
+	good := Synthetic{Function: Square, Dim: 20, Arms: 10, Contexts: 300, Theta: ThetaSphere}
 	if err := good.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +79,11 @@ func TestSyntheticValidate(t *testing.T) {
 		mod  func(*Synthetic)
 		flag string
 	}{
-		{func(s *Synthetic) { s.Arms = 1 }, "K:"},
-		{func(s *Synthetic) { s.Dim = 0 }, "d:"},
-		{func(s *Synthetic) { s.Contexts = 0 }, "contexts:"},
-		{func(s *Synthetic) { s.Function = "cube" }, "problem:"},
-		{func(s *Synthetic) { s.Theta = "ball" }, "theta:"},
+		{func(s *Synthetic) { s.Arms = 1 }, "experiments: K "},
+		{func(s *Synthetic) { s.Dim = 0 }, "experiments: d "},
+		{func(s *Synthetic) { s.Contexts = 0 }, "experiments: contexts "},
+		{func(s *Synthetic) { s.Function = "cube" }, "experiments: unknown function"},
+		{func(s *Synthetic) { s.Theta = "ball" }, "experiments: theta:"},
 	} {
 		s := good
 		tc.mod(&s)
@@ -111,8 +95,8 @@ func TestSyntheticValidate(t *testing.T) {
 }
 
 // TestPaperScaleInstance checks the drawn Square instance against the scale
-// the notes report for it (worst gap ≈ 34 and mean gap ≈ 9 for a random
-// policy at d = 20, K = 10, 300 contexts).
+// of the t = 0 rows of figures/fig1-main.csv (worst gap ≈ 34 and mean gap
+// ≈ 9 for a random policy at d = 20, K = 10, 300 contexts).
 func TestPaperScaleInstance(t *testing.T) {
 	p, err := DefaultProblem().Build(1)
 	if err != nil {
@@ -132,29 +116,9 @@ func TestPaperScaleInstance(t *testing.T) {
 // TestExperimentStreamsAreReserved: the problem and feedback streams lie in
 // the id range algorithms.NewStream refuses to learners.
 func TestExperimentStreamsAreReserved(t *testing.T) {
-	for _, id := range []uint64{streamProblem, streamFeedback} {
+	for _, id := range []uint64{StreamProblem, StreamFeedback} {
 		if id < algorithms.ReservedStreams || id >= algorithms.FirstExternalStream {
 			t.Errorf("stream %d is outside the reserved range [%d, %d)", id, algorithms.ReservedStreams, algorithms.FirstExternalStream)
-		}
-	}
-}
-
-// TestResolveCanonical: explicit defaults and omitted ones give one key.
-func TestResolveCanonical(t *testing.T) {
-	for _, pair := range [][2]ProblemSpec{
-		{{Name: "shuttle"}, {Name: "shuttle", Contexts: DefaultShuttleContexts, Holdout: DefaultShuttleHoldout, Scale: DefaultShuttleScale}},
-		{{Name: "cems"}, {Name: "cems", Holdout: DefaultCEMSHoldout}},
-	} {
-		a, err := pair[0].Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := pair[1].Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a != b {
-			t.Errorf("%+v and %+v resolve differently: %+v vs %+v", pair[0], pair[1], a, b)
 		}
 	}
 }

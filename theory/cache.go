@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/neural-adb/nadb/internal/fsutil"
 	"os"
 	"path/filepath"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/fsutil"
 )
 
 // CacheVersion names the cached outputs of RunCached, together with

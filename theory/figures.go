@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/neural-adb/nadb/experiments/sweep"
 	"github.com/neural-adb/nadb/internal/plotfig"
 )
 
@@ -160,7 +161,7 @@ func paperFigure(p *PaperScaleReport) *plotfig.Figure {
 				lit = append(lit, nanIfUndefined(pt.Literal))
 			}
 		}
-		st := plotfig.StyleFor(alg)
+		st := sweep.StyleFor(alg)
 		dt = append(dt, plotfig.Series{Label: alg, X: x, Y: y, Lo: lo, Hi: hi, Style: st})
 		norm = append(norm, plotfig.Series{Label: alg, X: x, Y: ny, Lo: nlo, Hi: nhi, Style: st})
 		rate = append(rate, plotfig.Series{Label: alg, X: x, Y: ry, Style: st})

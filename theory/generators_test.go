@@ -1,12 +1,16 @@
 package theory
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments"
 )
 
 // minEig returns λ_min(a − b) (b nil: 0).
@@ -117,10 +121,14 @@ func TestNeuralSequence(t *testing.T) {
 	sup := Finite{Points: pairDifferences(phi, pool.Contexts, pool.Arms)}
 	tr := NewTracker(p, 1)
 	psi := make([]float64, p)
-	for range 60 {
-		c, win, lose := in.step()
-		floats.SubTo(psi, phi.RawRowView(pool.Row(c, win)), phi.RawRowView(pool.Row(c, lose)))
+	err = experiments.Loop(context.Background(), in.learner, in.prob, 0, 60, experiments.Hooks{Observed: func(_ int, q algorithms.Query, y algorithms.Feedback) error {
+		win, lose := q.WinnerLoser(y)
+		floats.SubTo(psi, phi.RawRowView(pool.Row(q.Context, win)), phi.RawRowView(pool.Row(q.Context, lose)))
 		tr.Add(psi)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	f, err := tr.Forms()
 	if err != nil {

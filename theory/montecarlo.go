@@ -3,12 +3,12 @@ package theory
 import (
 	"context"
 	"fmt"
-	"github.com/neural-adb/nadb/internal/par"
 	"math"
 	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/neural-adb/nadb/internal/par"
 	"github.com/neural-adb/nadb/internal/stats"
 )
 

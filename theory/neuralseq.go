@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"context"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
@@ -80,15 +81,6 @@ func newNeuralInstance(alg string, spec experiments.ProblemSpec, cfg algorithms.
 	return &neuralInstance{prob: prob, learner: n, feat: feat}, nil
 }
 
-// step runs one round and returns the context, winner and loser.
-func (in *neuralInstance) step() (c, win, lose int) {
-	q := in.learner.Select()
-	y := in.prob.Oracle.Answer(q)
-	in.learner.Observe(q, y)
-	win, lose = q.WinnerLoser(y)
-	return q.Context, win, lose
-}
-
 // pairDifferences returns every φ(c,a) − φ(c,b), a < b, as rows.
 func pairDifferences(phi *mat.Dense, contexts, arms int) *mat.Dense {
 	_, p := phi.Dims()
@@ -130,13 +122,17 @@ func (g NeuralSequence) Generate(seed uint64, T int, lambda float64) (*Sequence,
 	sup := Finite{Points: pairDifferences(phi, pool.Contexts, pool.Arms), Label: "pool feature differences"}
 	L := sup.Radius()
 	z := mat.NewDense(T, p, nil)
-	for s := range T {
-		c, win, lose := in.step()
-		row := z.RawRowView(s)
-		pw, pl := phi.RawRowView(pool.Row(c, win)), phi.RawRowView(pool.Row(c, lose))
+	err = experiments.Loop(context.Background(), in.learner, in.prob, 0, T, experiments.Hooks{Observed: func(t int, q algorithms.Query, y algorithms.Feedback) error {
+		win, lose := q.WinnerLoser(y)
+		row := z.RawRowView(t - 1)
+		pw, pl := phi.RawRowView(pool.Row(q.Context, win)), phi.RawRowView(pool.Row(q.Context, lose))
 		for k := range row {
 			row[k] = pw[k] - pl[k]
 		}
+		return nil
+	}})
+	if err != nil {
+		return nil, err
 	}
 	return &Sequence{Z: z, Sigma: func(s int) *mat.SymDense { return outer(z.RawRowView(s - 1)) },
 		Hyp: Hypotheses{L: L, SigmaMax: scaledIdentity(p, L*L), Support: sup}}, nil

@@ -3,12 +3,12 @@ package theory
 import (
 	"context"
 	"fmt"
-	"github.com/neural-adb/nadb/internal/par"
 	"math"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/gram"
+	"github.com/neural-adb/nadb/internal/par"
 	"github.com/neural-adb/nadb/internal/stats"
 )
 
@@ -227,19 +227,15 @@ func paperRun(ctx context.Context, opts PaperScaleOptions, alg string, seed uint
 	out := make([]paperCheck, 0, len(opts.T))
 	next := 0
 	logTerm := math.Log(float64(p) / opts.Delta)
-	for t := 1; t <= opts.T[len(opts.T)-1]; t++ {
-		if t%64 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		c, _, _ := in.step()
-		counts[c]++
+	err = experiments.Loop(ctx, in.learner, in.prob, 0, opts.T[len(opts.T)-1], experiments.Hooks{Observed: func(t int, q algorithms.Query, _ algorithms.Feedback) error {
+		counts[q.Context]++
 		if t != opts.T[next] {
-			continue
+			return nil
 		}
 		next++
 		dt, err := EffectiveDimensionDual(K0, pool.Arms, counts, alpha)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		mx := 0.0
 		for c := range pool.Contexts {
@@ -256,6 +252,10 @@ func paperRun(ctx context.Context, opts PaperScaleOptions, alg string, seed uint
 		r.literalViolated = r.literal.Violated(r.maxNorm)
 		r.exceeded = dt.Value > r.brief
 		out = append(out, r)
+		return nil
+	}})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/neural-adb/nadb/internal/fsutil"
 )
 
 // Write writes every table and figure of r into dir and returns the paths:

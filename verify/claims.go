@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/sweep"
 )
 
 // Verdict is the outcome of testing a claim.
@@ -64,16 +65,16 @@ func (r Row) Agrees() bool {
 
 // Options configures Evaluate.
 type Options struct {
-	Cache   *experiments.Cache // where runs are cached (required)
+	Cache   *sweep.Cache // where runs are cached (required)
 	Workers int
-	OnEvent func(experiments.Event)
+	OnEvent func(sweep.Event)
 	Only    []string // claim ids; empty: all
 }
 
-type cacheResults struct{ c *experiments.Cache }
+type cacheResults struct{ c *sweep.Cache }
 
 func (r cacheResults) Get(s experiments.Spec) (*experiments.Result, error) {
-	return experiments.CacheLoader(r.c)(s)
+	return sweep.CacheLoader(r.c)(s)
 }
 
 // Evaluate runs every claim's runs (reusing the cache) and decides each claim.
@@ -92,20 +93,20 @@ func Evaluate(ctx context.Context, sc Scale, opts Options) ([]Row, error) {
 			}
 		}
 		if len(keep) != len(opts.Only) {
-			return nil, fmt.Errorf("only: unknown claim id in %v", opts.Only)
+			return nil, fmt.Errorf("verify: Options.Only: unknown claim id in %v", opts.Only)
 		}
 		claims = keep
 	}
-	var jobs []experiments.Job
+	var jobs []sweep.Job
 	for _, c := range claims {
 		if c.Runs == nil {
 			continue
 		}
 		for _, s := range c.Runs(sc) {
-			jobs = append(jobs, experiments.Job{Spec: s, Group: "claim " + c.ID})
+			jobs = append(jobs, sweep.Job{Spec: s, Group: "claim " + c.ID})
 		}
 	}
-	sw := experiments.Sweep{Cache: opts.Cache, Workers: opts.Workers, OnEvent: opts.OnEvent}
+	sw := sweep.Sweep{Cache: opts.Cache, Workers: opts.Workers, OnEvent: opts.OnEvent}
 	if err := sw.Execute(ctx, jobs); err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func Evaluate(ctx context.Context, sc Scale, opts Options) ([]Row, error) {
 // final returns a metric at the last checkpoint of spec for every seed.
 func final(sc Scale, r Results, spec experiments.Spec, metric string) ([]float64, error) {
 	var out []float64
-	for _, s := range sc.seeds(spec) {
+	for _, s := range sc.SeedsOf(spec) {
 		res, err := r.Get(s)
 		if err != nil {
 			return nil, err

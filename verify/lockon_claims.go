@@ -17,8 +17,8 @@ func beats(id, claim, source string, pairs [][2]string, metrics, problems []stri
 		var out []experiments.Spec
 		for _, p := range problems {
 			for _, ab := range pairs {
-				out = append(out, sc.seeds(sc.spec(ab[0], p))...)
-				out = append(out, sc.seeds(sc.spec(ab[1], p))...)
+				out = append(out, sc.SeedsOf(spec(sc, ab[0], p))...)
+				out = append(out, sc.SeedsOf(spec(sc, ab[1], p))...)
 			}
 		}
 		return out
@@ -36,11 +36,11 @@ func beats(id, claim, source string, pairs [][2]string, metrics, problems []stri
 			for _, p := range problems {
 				for _, ab := range pairs {
 					for _, m := range metrics {
-						a, err := final(sc, r, sc.spec(ab[0], p), m)
+						a, err := final(sc, r, spec(sc, ab[0], p), m)
 						if err != nil {
 							return Outcome{}, err
 						}
-						b, err := final(sc, r, sc.spec(ab[1], p), m)
+						b, err := final(sc, r, spec(sc, ab[1], p), m)
 						if err != nil {
 							return Outcome{}, err
 						}
@@ -63,7 +63,7 @@ func beats(id, claim, source string, pairs [][2]string, metrics, problems []stri
 	}
 }
 
-// lockOnRepairClaims are the lock-on study's claims (issue 7).
+// lockOnRepairClaims are the claims of the lock-on study (package experiments/lockon).
 func lockOnRepairClaims() []Claim {
 	gaps := []string{"worst_gap", "mean_gap"}
 	probs := []string{"square", "sine"}

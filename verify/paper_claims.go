@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/neural-adb/nadb/experiments"
-	"github.com/neural-adb/nadb/internal/stats"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/sweep"
+	"github.com/neural-adb/nadb/internal/stats"
 )
 
 // rateClaim: the gap decreases in T at a polynomial (sub-linear) rate.
@@ -22,10 +24,10 @@ func rateClaim(id, algo, name, metric, mname string) Claim {
 		Source:    "Theorems 2 and 3; Section 4, Figure 1",
 		Statistic: "per seed, least-squares slope of log(" + metric + ") on log t over checkpoints t ≥ T/10 (Square); mean slope across seeds with 95% t-interval; −1/2 is the rate of the bound",
 		Test:      "holds if the interval lies below 0",
-		Runs:      func(sc Scale) []experiments.Spec { return sc.seeds(sc.spec(algo, "square")) },
+		Runs:      func(sc Scale) []experiments.Spec { return sc.SeedsOf(spec(sc, algo, "square")) },
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var slopes []float64
-			for _, s := range sc.seeds(sc.spec(algo, "square")) {
+			for _, s := range sc.SeedsOf(spec(sc, algo, "square")) {
 				res, err := r.Get(s)
 				if err != nil {
 					return Outcome{}, err
@@ -114,15 +116,15 @@ func summary(rejected, kept []string, total int) string {
 func comparisonRuns(sc Scale) []experiments.Spec {
 	var out []experiments.Spec
 	for _, p := range []string{"square", "sine"} {
-		for _, a := range experiments.PaperAlgorithms {
-			out = append(out, sc.seeds(sc.spec(a, p))...)
+		for _, a := range sweep.PaperAlgorithms {
+			out = append(out, sc.SeedsOf(spec(sc, a, p))...)
 		}
 	}
 	return out
 }
 
 func lowestWorstGap() Claim {
-	others := slices.DeleteFunc(slices.Clone(experiments.PaperAlgorithms), func(a string) bool { return a == "neural-adb-ucb" })
+	others := slices.DeleteFunc(slices.Clone(sweep.PaperAlgorithms), func(a string) bool { return a == "neural-adb-ucb" })
 	return Claim{
 		ID:        "2a",
 		Claim:     "Neural-ADB (UCB) has the lowest worst gap on Square and Sine",
@@ -133,12 +135,12 @@ func lowestWorstGap() Claim {
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
 			for _, p := range []string{"square", "sine"} {
-				ucb, err := final(sc, r, sc.spec("neural-adb-ucb", p), "worst_gap")
+				ucb, err := final(sc, r, spec(sc, "neural-adb-ucb", p), "worst_gap")
 				if err != nil {
 					return Outcome{}, err
 				}
 				for _, o := range others {
-					v, err := final(sc, r, sc.spec(o, p), "worst_gap")
+					v, err := final(sc, r, spec(sc, o, p), "worst_gap")
 					if err != nil {
 						return Outcome{}, err
 					}
@@ -158,7 +160,7 @@ func lowestWorstGap() Claim {
 
 func beatsBaselines(id, metric, mname string) Claim {
 	var baselines []string
-	for _, a := range experiments.PaperAlgorithms {
+	for _, a := range sweep.PaperAlgorithms {
 		if !strings.HasPrefix(a, "neural-adb-ucb") && !strings.HasPrefix(a, "neural-adb-ts") {
 			baselines = append(baselines, a)
 		}
@@ -174,12 +176,12 @@ func beatsBaselines(id, metric, mname string) Claim {
 			var cmps []comparison
 			for _, p := range []string{"square", "sine"} {
 				for _, n := range []string{"neural-adb-ucb", "neural-adb-ts"} {
-					mine, err := final(sc, r, sc.spec(n, p), metric)
+					mine, err := final(sc, r, spec(sc, n, p), metric)
 					if err != nil {
 						return Outcome{}, err
 					}
 					for _, b := range baselines {
-						v, err := final(sc, r, sc.spec(b, p), metric)
+						v, err := final(sc, r, spec(sc, b, p), metric)
 						if err != nil {
 							return Outcome{}, err
 						}
@@ -199,21 +201,6 @@ func beatsBaselines(id, metric, mname string) Claim {
 }
 
 func trendClaim(id, axis string) Claim {
-	grid := func(sc Scale) []int {
-		if axis == "d" {
-			return sc.Dims
-		}
-		return sc.ArmsGrid
-	}
-	spec := func(sc Scale, algo string, v int) experiments.Spec {
-		s := sc.spec(algo, "square")
-		if axis == "d" {
-			s.Problem.Dim = v
-		} else {
-			s.Problem.Arms = v
-		}
-		return s
-	}
 	algos := []string{"neural-adb-ucb", "neural-adb-ts"}
 	metrics := []string{"worst_gap", "mean_gap"}
 	return Claim{
@@ -225,8 +212,9 @@ func trendClaim(id, axis string) Claim {
 		Runs: func(sc Scale) []experiments.Spec {
 			var out []experiments.Spec
 			for _, a := range algos {
-				for _, v := range grid(sc) {
-					out = append(out, sc.seeds(spec(sc, a, v))...)
+				runs, _ := sweep.GridRuns(sc, a, axis)
+				for _, s := range runs {
+					out = append(out, sc.SeedsOf(s)...)
 				}
 			}
 			return out
@@ -237,8 +225,9 @@ func trendClaim(id, axis string) Claim {
 			for _, a := range algos {
 				for _, m := range metrics {
 					var x, y []float64
-					for _, v := range grid(sc) {
-						vals, err := final(sc, r, spec(sc, a, v), m)
+					runs, grid := sweep.GridRuns(sc, a, axis)
+					for i, v := range grid {
+						vals, err := final(sc, r, runs[i], m)
 						if err != nil {
 							return Outcome{}, err
 						}
@@ -267,22 +256,6 @@ func trendClaim(id, axis string) Claim {
 }
 
 func networkClaim(id, axis string) Claim {
-	spec := func(sc Scale, v int) experiments.Spec {
-		s := sc.spec("neural-adb-ucb", "square")
-		if axis == "width" {
-			s.Config.Width = v
-		} else {
-			s.Config.Width = sc.DepthWidth
-			s.Config.Depth = v
-		}
-		return s
-	}
-	grid := func(sc Scale) []int {
-		if axis == "width" {
-			return sc.Widths
-		}
-		return sc.Depths
-	}
 	return Claim{
 		ID:        id,
 		Claim:     fmt.Sprintf("Network %s matters: Neural-ADB's performance differs across the %s ablation", axis, axis),
@@ -291,15 +264,17 @@ func networkClaim(id, axis string) Claim {
 		Test:      "one-way ANOVA across settings; holds if p < 0.05",
 		Runs: func(sc Scale) []experiments.Spec {
 			var out []experiments.Spec
-			for _, v := range grid(sc) {
-				out = append(out, sc.seeds(spec(sc, v))...)
+			runs, _ := sweep.NetworkRuns(sc, axis)
+			for _, s := range runs {
+				out = append(out, sc.SeedsOf(s)...)
 			}
 			return out
 		},
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var groups [][]float64
-			for _, v := range grid(sc) {
-				vals, err := final(sc, r, spec(sc, v), "mean_gap")
+			runs, grid := sweep.NetworkRuns(sc, axis)
+			for i := range grid {
+				vals, err := final(sc, r, runs[i], "mean_gap")
 				if err != nil {
 					return Outcome{}, err
 				}
@@ -307,7 +282,7 @@ func networkClaim(id, axis string) Claim {
 			}
 			a := stats.OneWayANOVA(groups)
 			var means []string
-			for i, v := range grid(sc) {
+			for i, v := range grid {
 				means = append(means, fmt.Sprintf("%d: %.3g", v, a.GroupMeans[i]))
 			}
 			out := Outcome{Verdict: DoesNotHold}
@@ -331,7 +306,7 @@ func lockOnClaim() Claim {
 			var out []experiments.Spec
 			for _, p := range []string{"square", "sine"} {
 				for _, a := range []string{"neural-adb-ucb", "neural-adb-ts", "neural-adb-ucb-randctx", "neural-adb-ts-randctx"} {
-					out = append(out, sc.seeds(sc.spec(a, p))...)
+					out = append(out, sc.SeedsOf(spec(sc, a, p))...)
 				}
 			}
 			return out
@@ -341,11 +316,11 @@ func lockOnClaim() Claim {
 			var parts []string
 			for _, p := range []string{"square", "sine"} {
 				for _, a := range []string{"neural-adb-ucb", "neural-adb-ts"} {
-					mine, err := final(sc, r, sc.spec(a, p), "distinct_contexts")
+					mine, err := final(sc, r, spec(sc, a, p), "distinct_contexts")
 					if err != nil {
 						return Outcome{}, err
 					}
-					rnd, err := final(sc, r, sc.spec(a+"-randctx", p), "distinct_contexts")
+					rnd, err := final(sc, r, spec(sc, a+"-randctx", p), "distinct_contexts")
 					if err != nil {
 						return Outcome{}, err
 					}
@@ -356,7 +331,7 @@ func lockOnClaim() Claim {
 				}
 			}
 			rej, _, _, _ := family(cmps)
-			out := Outcome{Verdict: Holds, Result: fmt.Sprintf("distinct contexts of %d: %s; %d of %d fewer-than-random tests significant", sc.Contexts, strings.Join(parts, "; "), len(rej), len(cmps))}
+			out := Outcome{Verdict: Holds, Result: fmt.Sprintf("distinct contexts of %d: %s; %d of %d fewer-than-random tests significant", sc.Problem.Contexts, strings.Join(parts, "; "), len(rej), len(cmps))}
 			if len(rej) > 0 {
 				out.Verdict = DoesNotHold
 			}

@@ -69,7 +69,7 @@ func effectiveDimension() Claim {
 		Evaluate: func(ctx context.Context, sc Scale, _ Results) (Outcome, error) {
 			opts := theory.DefaultPaperScaleOptions(false)
 			if sc.Name != "paper" {
-				spec := sc.spec("neural-adb-ucb", "square")
+				spec := spec(sc, "neural-adb-ucb", "square")
 				opts.Problem, opts.Config = spec.Problem, spec.Config
 				opts.T = []int{10, 20, 50, 100, 200, sc.T}
 				opts.Seeds = 5

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/sweep"
 )
 
 // TestClaims evaluates every claim at the reduced scale and fails for each
@@ -14,7 +14,7 @@ import (
 // NADB_CLAIMS_OUT=FILE it also writes the Markdown table there (the
 // paper-scale table is made by make verify into figures/claims.md).
 func TestClaims(t *testing.T) {
-	rows, err := Evaluate(context.Background(), Reduced, Options{Cache: &experiments.Cache{Dir: t.TempDir()}})
+	rows, err := Evaluate(context.Background(), Reduced, Options{Cache: &sweep.Cache{Dir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}

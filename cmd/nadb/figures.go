@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/sweep"
 )
 
 func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -38,26 +38,26 @@ flags:`)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	sc := experiments.Paper
+	sc := sweep.Paper
 	if *quick {
-		sc = experiments.Quick
+		sc = sweep.Quick
 	}
 	var ids []string
 	if *only != "" {
 		ids = strings.Split(*only, ",")
 	}
-	sh, err := experiments.ParseShard(*shard)
+	sh, err := sweep.ParseShard(*shard)
 	if err != nil {
 		return usageError{err}
 	}
 	if *workers < 1 {
 		return usageError{fmt.Errorf("workers: need at least 1, got %d", *workers)}
 	}
-	figs, err := experiments.Figures(sc, ids)
+	figs, err := sweep.Figures(sc, ids)
 	if err != nil {
-		return usageError{err}
+		return usageError{fmt.Errorf("-only: %w", err)}
 	}
-	var jobs []experiments.Job
+	var jobs []sweep.Job
 	for _, f := range figs {
 		jobs = append(jobs, f.Jobs()...)
 	}
@@ -67,11 +67,11 @@ flags:`)
 		}
 		return nil
 	}
-	cache := &experiments.Cache{Dir: *cacheDir}
+	cache := &sweep.Cache{Dir: *cacheDir}
 	prog := newProgress(stderr, sc.Name)
-	sweep := experiments.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event}
+	sw := sweep.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event}
 	start := time.Now()
-	err = sweep.Execute(ctx, jobs)
+	err = sw.Execute(ctx, jobs)
 	prog.finish()
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ flags:`)
 		return nil
 	}
 	for _, f := range figs {
-		tab, err := f.Aggregate(experiments.CacheLoader(cache))
+		tab, err := f.Aggregate(sweep.CacheLoader(cache))
 		if err != nil {
 			return err
 		}
@@ -115,7 +115,7 @@ func newProgress(w io.Writer, scale string) *progress {
 	return &progress{w: w, tty: tty, scale: scale, start: time.Now()}
 }
 
-func (p *progress) event(ev experiments.Event) {
+func (p *progress) event(ev sweep.Event) {
 	if !ev.Cached {
 		p.runs++
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/lockon"
+	"github.com/neural-adb/nadb/experiments/sweep"
 )
 
 func cmdLockon(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -39,9 +41,9 @@ flags:`)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	st := experiments.PaperLockon()
+	st := lockon.PaperLockon()
 	if *quick {
-		st = experiments.QuickLockon()
+		st = lockon.QuickLockon()
 	}
 	if *seeds < 0 {
 		return usageError{fmt.Errorf("seeds: need ≥ 0, got %d", *seeds)}
@@ -60,8 +62,8 @@ flags:`)
 	}
 	partList := strings.Split(*parts, ",")
 	for _, p := range partList {
-		if !slices.Contains(experiments.LockonParts, p) {
-			return usageError{fmt.Errorf("parts: unknown part %q (want %s)", p, strings.Join(experiments.LockonParts, ", "))}
+		if !slices.Contains(lockon.LockonParts, p) {
+			return usageError{fmt.Errorf("parts: unknown part %q (want %s)", p, strings.Join(lockon.LockonParts, ", "))}
 		}
 	}
 	// The flags that change the study, recorded in its README.
@@ -71,12 +73,12 @@ flags:`)
 			fmt.Fprintf(&invocation, " -%s %s", f.Name, f.Value)
 		}
 	})
-	var cache *experiments.Cache
+	var cache *sweep.Cache
 	if *cacheDir != "" {
-		cache = &experiments.Cache{Dir: *cacheDir}
+		cache = &sweep.Cache{Dir: *cacheDir}
 	}
 	start := time.Now()
-	err := st.Report(ctx, experiments.LockonReportOptions{
+	err := st.Report(ctx, lockon.LockonReportOptions{
 		Parts: partList, Workers: *workers, Cache: cache, Dir: *out, Echo: stdout, Invocation: invocation.String(),
 		Progress: func(done, total int, s experiments.Spec) {
 			fmt.Fprintf(stderr, "\r%d/%d runs (%s)   ", done, total, time.Since(start).Round(time.Second))

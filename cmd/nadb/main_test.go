@@ -58,22 +58,22 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "-K", "1"}, "K:"},
-		{[]string{"run", "-d", "0"}, "d:"},
-		{[]string{"run", "-algo", "nope"}, "algo:"},
-		{[]string{"run", "-problem", "cube"}, "problem:"},
-		{[]string{"run", "-T", "0"}, "T:"},
-		{[]string{"run", "-T", "-5"}, "T:"},
+		{[]string{"run", "-K", "1"}, "K must"},
+		{[]string{"run", "-d", "0"}, "d (feature dimension)"},
+		{[]string{"run", "-algo", "nope"}, "unknown algorithm"},
+		{[]string{"run", "-problem", "cube"}, "unknown problem"},
+		{[]string{"run", "-T", "0"}, "T (rounds)"},
+		{[]string{"run", "-T", "-5"}, "T (rounds)"},
 		{[]string{"run", "-lambda", "NaN"}, "lambda"},
 		{[]string{"run", "-nu", "Inf"}, "nu"},
 		{[]string{"run", "-width", "abc"}, "width"},
 		{[]string{"run", "-init", "zeros"}, "init"},
-		{[]string{"run", "-contexts", "0"}, "contexts:"},
+		{[]string{"run", "-contexts", "0"}, "contexts must"},
 		{[]string{"run", "-nosuchflag"}, "nosuchflag"},
 		{[]string{"frobnicate"}, "frobnicate"},
 		{[]string{"run", "-algo", "neural-adb-lookahead-ucb", "-contexts", "700", "-T", "5"}, "contexts"},
-		{[]string{"verify", "-only", "99z"}, "only:"},
-		{[]string{"figures", "-only", "fig99"}, "only:"},
+		{[]string{"verify", "-only", "99z"}, "-only: unknown claim"},
+		{[]string{"figures", "-only", "fig99"}, "-only: sweep: unknown figure"},
 		{[]string{"figures", "-shard", "3/2"}, "shard"},
 	} {
 		cmd := exec.Command(bin, tc.args...)

@@ -53,20 +53,20 @@ func TestRunRealData(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-problem", "pool"}, "pool: -problem pool needs -pool FILE"},
+		{[]string{"-problem", "pool"}, "pool: no pool file"},
 		{[]string{"-problem", "pool", "-pool", missing}, "pool: open " + missing},
 		{[]string{"-problem", "pool", "-pool", badPool}, badPool + ` line 3, column 3 (x): "oops" is not a number`},
 		{[]string{"-problem", "pool", "-pool", pool, "-answers", pool}, pool + ` line 1: missing column "arm1"`},
 		{[]string{"-problem", "pool", "-pool", pool, "-answers", answers, "-missing", "error"}, `no recorded answer for context "u2"`},
-		{[]string{"-problem", "pool", "-pool", pool, "-K", "3"}, "K: not used by -problem pool"},
+		{[]string{"-problem", "pool", "-pool", pool, "-K", "3"}, "K is not used by problem pool"},
 		{[]string{"-problem", "cems", "-data", missing}, "data: folder " + missing},
 		{[]string{"-problem", "cems", "-data", dir}, filepath.Join(dir, "cems", "CEMSChoice_subjects.csv")},
-		{[]string{"-problem", "cems", "-holdout", "303"}, "cems: 0 training (-contexts) + 303 held-out (-holdout) students"},
+		{[]string{"-problem", "cems", "-holdout", "303"}, "cems: 0 training (contexts) + 303 held-out (holdout) students"},
 		{[]string{"-problem", "cems", "-contexts", "250", "-holdout", "60"}, "at most 303 in all"},
-		{[]string{"-problem", "cems", "-scale", "3"}, "scale: not used by -problem cems"},
-		{[]string{"-problem", "shuttle", "-pool", pool}, "pool: not used by -problem shuttle"},
-		{[]string{"-problem", "shuttle", "-scale", "-1"}, "scale: must be a positive number"},
-		{[]string{"-problem", "square", "-data", dir}, "data: not used by -problem square"},
+		{[]string{"-problem", "cems", "-scale", "3"}, "scale is not used by problem cems"},
+		{[]string{"-problem", "shuttle", "-pool", pool}, "pool is not used by problem shuttle"},
+		{[]string{"-problem", "shuttle", "-scale", "-1"}, "scale must be a positive number"},
+		{[]string{"-problem", "square", "-data", dir}, "data is not used by problem square"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(context.Background(), &out, &errb, append(append([]string{"run"}, tc.args...), small...))

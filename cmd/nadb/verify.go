@@ -5,12 +5,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/neural-adb/nadb/internal/fsutil"
 	"io"
 	"runtime"
 	"strings"
 
-	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/sweep"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/verify"
 )
 
@@ -52,12 +52,12 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		}
 		for _, id := range ids {
 			if !known[id] {
-				return usageError{fmt.Errorf("only: unknown claim %q (known: %s)", id, strings.Join(all, ", "))}
+				return usageError{fmt.Errorf("-only: unknown claim %q (known: %s)", id, strings.Join(all, ", "))}
 			}
 		}
 	}
 	prog := newProgress(stderr, sc.Name)
-	rows, err := verify.Evaluate(ctx, sc, verify.Options{Cache: &experiments.Cache{Dir: *cacheDir}, Workers: *workers, OnEvent: prog.event, Only: ids})
+	rows, err := verify.Evaluate(ctx, sc, verify.Options{Cache: &sweep.Cache{Dir: *cacheDir}, Workers: *workers, OnEvent: prog.event, Only: ids})
 	prog.finish()
 	if err != nil {
 		return err

@@ -1,9 +1,11 @@
-// Package conformance is the test suite every registered learner passes, in
-// the manner of gonum's testlapack: a new baseline's own test calls
+// Package conformance is the test suite every learner passes, in the manner
+// of gonum's testlapack. It takes an algorithms.Factory, so a learner can be
+// tested before (or without) registering a name:
 //
-//	func TestMine(t *testing.T) { conformance.Run(t, "mine", nil) }
+//	func TestMine(t *testing.T) { conformance.Test(t, newMine, nil) }
 //
-// and gets the same checks as the paper's algorithms.
+// and a registered one by its name: conformance.Run(t, "mine", nil). Either
+// way the learner gets the same checks as the paper's algorithms.
 //
 // The checks: every query is valid (context in the pool, arms in range and
 // distinct); the learner depends only on the features, its seed and the
@@ -65,23 +67,33 @@ func (r *replay) Answer(algorithms.Query) algorithms.Feedback {
 	return y
 }
 
-// drive runs learner name on prob for T rounds and checks every query.
-func drive(t *testing.T, name string, cfg algorithms.Config, prob *experiments.Problem, seed uint64, T int) trace {
+// build makes a learner with f, checking the configuration first as
+// algorithms.New does.
+func build(t *testing.T, f algorithms.Factory, env algorithms.Env) algorithms.Learner {
 	t.Helper()
-	l, err := algorithms.New(name, algorithms.Env{Pool: prob.Pool, Config: cfg, Seed: seed})
-	if err != nil {
-		t.Fatalf("New(%q): %v", name, err)
+	if err := env.Config.Validate(); err != nil {
+		t.Fatal(err)
 	}
+	l, err := f(env)
+	if err != nil {
+		t.Fatalf("factory: %v", err)
+	}
+	return l
+}
+
+// drive runs the learner made by f on prob for T rounds (experiments.Loop
+// checks every query) and records what it did.
+func drive(t *testing.T, f algorithms.Factory, cfg algorithms.Config, prob *experiments.Problem, seed uint64, T int) trace {
+	t.Helper()
+	l := build(t, f, algorithms.Env{Pool: prob.Pool, Config: cfg, Seed: seed})
 	var tr trace
-	for round := 1; round <= T; round++ {
-		q := l.Select()
-		if err := q.Validate(prob.Pool); err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
-		y := prob.Oracle.Answer(q)
-		l.Observe(q, y)
+	err := experiments.Loop(context.Background(), l, prob, 0, T, experiments.Hooks{Observed: func(_ int, q algorithms.Query, y algorithms.Feedback) error {
 		tr.queries = append(tr.queries, q)
 		tr.answers = append(tr.answers, y)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	tr.policy = l.Policy(nil)
 	if len(tr.policy) != prob.Pool.Contexts {
@@ -98,7 +110,7 @@ func drive(t *testing.T, name string, cfg algorithms.Config, prob *experiments.P
 func problem(t *testing.T, s experiments.Synthetic, seed uint64) *experiments.Problem {
 	t.Helper()
 	if s.Theta == "" {
-		s.Theta = "sphere"
+		s.Theta = experiments.ThetaSphere
 	}
 	p, err := s.New(seed)
 	if err != nil {
@@ -127,19 +139,26 @@ func equalTraces(a, b trace) bool {
 // Run runs the suite on the registered learner name.
 func Run(t *testing.T, name string, opts *Options) {
 	t.Helper()
-	cfg := opts.config()
-	if _, err := algorithms.Lookup(name); err != nil {
+	a, err := algorithms.Lookup(name)
+	if err != nil {
 		t.Fatal(err)
 	}
-	small := experiments.Synthetic{Function: "square", Dim: 4, Arms: 5, Contexts: 30}
+	Test(t, a.New, opts)
+}
+
+// Test runs the suite on the learners made by f.
+func Test(t *testing.T, f algorithms.Factory, opts *Options) {
+	t.Helper()
+	cfg := opts.config()
+	small := experiments.Synthetic{Function: experiments.Square, Dim: 4, Arms: 5, Contexts: 30}
 
 	t.Run("valid-queries-and-policy", func(t *testing.T) {
-		drive(t, name, cfg, problem(t, small, 1), 1, 120)
+		drive(t, f, cfg, problem(t, small, 1), 1, 120)
 	})
 
 	t.Run("same-seed-same-queries", func(t *testing.T) {
-		a := drive(t, name, cfg, problem(t, small, 2), 7, 100)
-		b := drive(t, name, cfg, problem(t, small, 2), 7, 100)
+		a := drive(t, f, cfg, problem(t, small, 2), 7, 100)
+		b := drive(t, f, cfg, problem(t, small, 2), 7, 100)
 		if !equalTraces(a, b) {
 			t.Fatal("two runs with the same seed made different queries or policies")
 		}
@@ -150,36 +169,37 @@ func Run(t *testing.T, name string, opts *Options) {
 		// features with other latent rewards but the same answers replayed:
 		// a learner that sees only features and answers cannot tell.
 		p1 := problem(t, small, 3)
-		a := drive(t, name, cfg, p1, 5, 100)
-		other := problem(t, experiments.Synthetic{Function: "sine", Dim: 4, Arms: 5, Contexts: 30}, 3)
+		a := drive(t, f, cfg, p1, 5, 100)
+		other := problem(t, experiments.Synthetic{Function: experiments.Sine, Dim: 4, Arms: 5, Contexts: 30}, 3)
 		other.Oracle = &replay{answers: a.answers}
 		if &other.Pool.X[0] == &p1.Pool.X[0] {
 			t.Fatal("test setup: pools alias")
 		}
-		b := drive(t, name, cfg, other, 5, 100)
+		b := drive(t, f, cfg, other, 5, 100)
 		if !equalTraces(a, b) {
 			t.Fatal("with the same features and answers but other latent rewards the learner behaved differently")
 		}
 	})
 
 	t.Run("two-arms", func(t *testing.T) {
-		drive(t, name, cfg, problem(t, experiments.Synthetic{Function: "square", Dim: 3, Arms: 2, Contexts: 10}, 4), 1, 60)
+		drive(t, f, cfg, problem(t, experiments.Synthetic{Function: experiments.Square, Dim: 3, Arms: 2, Contexts: 10}, 4), 1, 60)
 	})
 
 	t.Run("one-dimension", func(t *testing.T) {
-		drive(t, name, cfg, problem(t, experiments.Synthetic{Function: "square", Dim: 1, Arms: 4, Contexts: 10}, 5), 1, 60)
+		drive(t, f, cfg, problem(t, experiments.Synthetic{Function: experiments.Square, Dim: 1, Arms: 4, Contexts: 10}, 5), 1, 60)
 	})
 
 	t.Run("beats-random-policy", func(t *testing.T) {
 		// Linear rewards on a small pool: every learner's model class contains
 		// them. Averaged over three seeds, the final mean gap must be below
 		// 80% of the uniformly random policy's expected mean gap.
-		easy := experiments.Synthetic{Function: "linear", Dim: 3, Arms: 4, Contexts: 20, Theta: "sphere"}
+		easy := experiments.Synthetic{Function: experiments.Linear, Dim: 3, Arms: 4, Contexts: 20, Theta: experiments.ThetaSphere}
 		var got, random float64
 		for seed := uint64(1); seed <= 3; seed++ {
 			p := problem(t, easy, 10+seed)
-			spec := experiments.Spec{Algorithm: name, Config: cfg, T: opts.rounds(), Every: opts.rounds(), Seed: seed}
-			res, err := experiments.RunProblem(context.Background(), spec, p, nil)
+			spec := experiments.Spec{Config: cfg, T: opts.rounds(), Every: opts.rounds(), Seed: seed}
+			l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: seed})
+			res, err := experiments.RunLearner(context.Background(), spec, p, l, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,8 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/neural-adb/nadb/internal/mlp"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/mlp"
 )
 
 // referenceMixed is reference for updates that are pair differences

@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/neural-adb/nadb/internal/mlp"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/mlp"
 )
 
 type pool struct {

@@ -1,10 +1,11 @@
 package mlp
 
 import (
-	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/logistic"
 )
 
 // TestTargetLossFiniteDifference checks the gradient of the squared-error

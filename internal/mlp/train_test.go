@@ -1,10 +1,11 @@
 package mlp
 
 import (
-	"github.com/neural-adb/nadb/internal/logistic"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/logistic"
 )
 
 // squarePairs draws n Bradley–Terry duels on f(x) = 10(xᵀθ)² over a pool of

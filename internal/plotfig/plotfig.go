@@ -13,14 +13,12 @@ package plotfig
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
 	"image/color"
 	"io"
 	"math"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
-	"github.com/neural-adb/nadb/internal/fsutil"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -28,6 +26,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/neural-adb/nadb/internal/fsutil"
 )
 
 func init() {
@@ -78,8 +78,8 @@ type Figure struct {
 	NoLegend   bool
 }
 
-// Okabe–Ito colour-blind-safe palette.
-var palette = []color.RGBA{
+// Palette is the Okabe–Ito colour-blind-safe palette.
+var Palette = []color.RGBA{
 	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
 	{0x00, 0x72, 0xB2, 0xff}, // blue
 	{0x00, 0x9E, 0x73, 0xff}, // bluish green
@@ -90,48 +90,15 @@ var palette = []color.RGBA{
 	{0x00, 0x00, 0x00, 0xff}, // black
 }
 
-// brown marks the lookahead repairs, outside the palette used by hashing.
-var brown = color.RGBA{0x8C, 0x56, 0x4B, 0xff}
+// Brown is a colour outside Palette, for a family that must stand apart.
+var Brown = color.RGBA{0x8C, 0x56, 0x4B, 0xff}
 
+// Dash patterns of Style.Dashes (nil: solid).
 var (
-	solid   []vg.Length
-	dashed  = []vg.Length{vg.Points(4), vg.Points(2)}
-	dotted  = []vg.Length{vg.Points(1), vg.Points(1.5)}
-	dashdot = []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}
+	Dashed  = []vg.Length{vg.Points(4), vg.Points(2)}
+	Dotted  = []vg.Length{vg.Points(1), vg.Points(1.5)}
+	DashDot = []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}
 )
-
-// named fixes the style of every algorithm the paper and this project run, so
-// that an algorithm looks the same in every figure.
-var named = map[string]Style{
-	"neural-adb-ucb":           {Color: palette[0]},
-	"neural-adb-ts":            {Color: palette[1]},
-	"neural-adb-ucb-randctx":   {Color: palette[0], Dashes: dotted},
-	"neural-adb-ts-randctx":    {Color: palette[1], Dashes: dotted},
-	"neural-adb-tsctx-ucb":     {Color: palette[4]},
-	"neural-adb-tsctx-ts":      {Color: palette[4], Dashes: dashed},
-	"neural-adb-lookahead-ucb": {Color: brown},
-	"neural-adb-lookahead-ts":  {Color: brown, Dashes: dashed},
-	"neural-adb-apo":           {Color: palette[3]},
-	"apo":                      {Color: palette[3], Dashes: dashdot},
-	"ae-borda-nn":              {Color: palette[2]},
-	"ae-borda":                 {Color: palette[2], Dashes: dashed},
-	"ae-dpo":                   {Color: palette[5], Dashes: dashed},
-	"random-nn":                {Color: palette[7], Dashes: dashed},
-	"random":                   {Color: palette[6], Dashes: dashed},
-}
-
-// StyleFor returns the fixed style of a named algorithm; other names get a
-// deterministic style from a hash of the name.
-func StyleFor(name string) Style {
-	if s, ok := named[name]; ok {
-		return s
-	}
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	v := h.Sum32()
-	dash := [][]vg.Length{solid, dashed, dotted, dashdot}[(v/8)%4]
-	return Style{Color: palette[v%uint32(len(palette))], Dashes: dash}
-}
 
 // Sequential returns the style of member i of an ordered family of n (an
 // ablation grid such as d = 5, 10, 15, 20): colours run from light to dark.

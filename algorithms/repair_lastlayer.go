@@ -1,0 +1,199 @@
+package algorithms
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/mlp"
+)
+
+// lastLayer is a Laplace approximation of the posterior of the output weights
+// v of the current network h(x;θ_t) = vᵀ e(x) (e = the last hidden layer at
+// θ_t; an output bias cancels in every difference), with the rest of θ_t held
+// fixed: the "neural-linear" posterior of Riquelme et al. (2018) with the
+// Bradley–Terry likelihood. Its precision is the curvature of the training
+// objective (eq. 2 as configured) in v,
+//
+//	P = ρ I + S Σ_s μ'(h_win,s − h_lose,s) ψ_s ψ_sᵀ,   ψ_s = e(x_win,s) − e(x_lose,s),
+//
+// with ρ = 2λ for the regulariser λ‖θ‖² (λ for (λ/2)‖θ − θ0‖²) and S the loss
+// scale. It is rebuilt from every duel after each retrain (new θ_t, new e)
+// and updated by Sherman–Morrison after each duel in between. The variance
+// of h_a − h_b is (e_a − e_b)ᵀ P⁻¹ (e_a − e_b), scaled by ν² fitted on held-out
+// duels (fitNu2).
+type lastLayer struct {
+	w     int
+	rho   float64
+	emb   []float64 // N × w, e(x_n; θ_t)
+	cov   []float64 // w × w, P⁻¹
+	batch *mlp.Batch
+	duels [][2]int // (win, lose) pool rows
+	d     []float64
+	u     []float64
+}
+
+func newLastLayer(m *NeuralModel) *lastLayer {
+	w := m.Cfg.Width
+	ll := &lastLayer{w: w, rho: 2 * m.Cfg.Lambda, d: make([]float64, w), u: make([]float64, w)}
+	if m.Cfg.Regularizer == mlp.RegTheta0 {
+		ll.rho = m.Cfg.Lambda
+	}
+	ll.rebuild(m)
+	return ll
+}
+
+// plusLossScale returns S of the configured loss for n duels.
+func plusLossScale(cfg Config, n int) float64 {
+	switch cfg.LossScale {
+	case mlp.ScaleMean:
+		return 1 / float64(max(n, 1))
+	case mlp.ScaleWidth:
+		return 1 / float64(cfg.Width)
+	}
+	return 1
+}
+
+func plusDsigmoid(x float64) float64 {
+	s := logistic.Sigmoid(x)
+	return s * (1 - s)
+}
+
+// diff writes e_i − e_j into ll.d.
+func (ll *lastLayer) diff(i, j int) []float64 {
+	w := ll.w
+	ei, ej := ll.emb[i*w:(i+1)*w], ll.emb[j*w:(j+1)*w]
+	for k := range ll.d {
+		ll.d[k] = ei[k] - ej[k]
+	}
+	return ll.d
+}
+
+// rebuild recomputes the embeddings at the network's current θ and the
+// covariance from every recorded duel.
+func (ll *lastLayer) rebuild(m *NeuralModel) {
+	p := m.Pool
+	w, n := ll.w, p.Rows()
+	a := m.Net.Arch
+	if ll.batch == nil {
+		ll.batch = mlp.NewBatch(a, n)
+		copy(ll.batch.H[0], p.X)
+	}
+	m.Net.Forward(ll.batch)
+	ll.emb = ll.batch.H[a.Depth]
+	prec := mat.NewSymDense(w, nil)
+	for i := range w {
+		prec.SetSym(i, i, ll.rho)
+	}
+	s := plusLossScale(m.Cfg, len(ll.duels))
+	for _, dl := range ll.duels {
+		prec.SymRankOne(prec, s*plusDsigmoid(m.H[dl[0]]-m.H[dl[1]]), mat.NewVecDense(w, ll.diff(dl[0], dl[1])))
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(prec) {
+		panic("algorithms: last-layer precision is not positive definite")
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		panic(fmt.Sprintf("algorithms: last-layer covariance: %v", err))
+	}
+	if ll.cov == nil {
+		ll.cov = make([]float64, w*w)
+	}
+	for i := range w {
+		for j := range w {
+			ll.cov[i*w+j] = inv.At(i, j)
+		}
+	}
+}
+
+// add records a duel and applies P ← P + κ ψψᵀ to the covariance by
+// Sherman–Morrison, κ = S μ'(h_win − h_lose) at the current θ. With
+// loss-scale mean, S = 1/n changes with every duel while the earlier terms keep
+// the S of their time, so the covariance between retrains approximates the
+// one a rebuild would give; each retrain rebuilds it exactly.
+func (ll *lastLayer) add(m *NeuralModel, win, lose int) {
+	ll.duels = append(ll.duels, [2]int{win, lose})
+	kappa := plusLossScale(m.Cfg, len(ll.duels)) * plusDsigmoid(m.H[win]-m.H[lose])
+	psi := ll.diff(win, lose)
+	w := ll.w
+	q := 0.0
+	for i := range w {
+		ll.u[i] = plusDot(ll.cov[i*w:(i+1)*w], psi)
+		q += ll.u[i] * psi[i]
+	}
+	f := kappa / (1 + kappa*q)
+	for i := range w {
+		plusAxpy(-f*ll.u[i], ll.u, ll.cov[i*w:(i+1)*w])
+	}
+}
+
+// var2 returns (e_i − e_j)ᵀ P⁻¹ (e_i − e_j), clamped at 0.
+func (ll *lastLayer) var2(i, j int) float64 {
+	d := ll.diff(i, j)
+	w := ll.w
+	s := 0.0
+	for a := range w {
+		s += d[a] * plusDot(ll.cov[a*w:(a+1)*w], d)
+	}
+	return max(s, 0)
+}
+
+// sampleDirection writes g = L z into dst, L the Cholesky factor of P⁻¹ and z
+// standard normal from rng: v + g is a draw from the posterior of v.
+func (ll *lastLayer) sampleDirection(dst []float64, next func() float64) {
+	w := ll.w
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(w, append([]float64(nil), ll.cov...))) {
+		panic("algorithms: last-layer covariance is not positive definite")
+	}
+	var l mat.TriDense
+	ch.LTo(&l)
+	z := make([]float64, w)
+	for i := range z {
+		z[i] = next()
+	}
+	for i := range w {
+		s := 0.0
+		for j := 0; j <= i; j++ {
+			s += l.At(i, j) * z[j]
+		}
+		dst[i] = s
+	}
+}
+
+// fitNu2 returns the ν² that maximises the prequential log-likelihood of the
+// recorded duels, each predicted by the model that chose it before it was
+// trained on: P(win beats lose) ≈ μ(m / √(1 + π ν² v / 8)) with m = h_win − h_lose
+// and v the last-layer variance of that difference (the probit approximation
+// of the predictive Bradley–Terry probability). ν ranges over 2^{k/4},
+// k = −12 … 40; with no records it is 1.
+func fitNu2(m, v []float64) float64 {
+	if len(m) == 0 {
+		return 1
+	}
+	best, bestLL := 1.0, math.Inf(-1)
+	for k := -12; k <= 40; k++ {
+		nu2 := math.Pow(2, float64(k)/2)
+		ll := 0.0
+		for i := range m {
+			ll += logistic.LogSigmoid(m[i] / math.Sqrt(1+math.Pi*nu2*v[i]/8))
+		}
+		if ll > bestLL {
+			best, bestLL = nu2, ll
+		}
+	}
+	return best
+}
+
+// plusDot returns x·y (len(x) elements).
+func plusDot(x, y []float64) float64 {
+	y = y[:len(x)]
+	s := 0.0
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}

@@ -1,0 +1,155 @@
+package algorithms
+
+import (
+	"fmt"
+
+	"github.com/neural-adb/nadb/internal/gram"
+)
+
+// Neural-ADB with a pool-wide one-step lookahead context rule (ours: a repair
+// of eq. 3, see package experiments/lockon). The arm rule is the
+// paper's (eqs. 4 and 5 or 7) and so is the confidence state V; only the
+// choice of c_t changes:
+//
+//	(a1(c), a2(c))  the pair the arm rule would query in context c now,
+//	ψ_c = φ(c,a1(c)) − φ(c,a2(c)),
+//	c_t = argmax_c Σ_{c'} [σ²_{t−1}(ψ_{c'}) − σ²_{t−1}(ψ_{c'} | V + ψ_c ψ_cᵀ)]
+//	    = argmax_c Σ_{c'} (ψ_{c'}ᵀ V⁻¹ ψ_c)² / (1 + ψ_cᵀ V⁻¹ ψ_c),
+//
+// the duel whose answer most reduces the summed uncertainty σ² of the next
+// duel in every context of the pool. Unlike eq. (3) it scores a context by
+// the pair that would actually be queried there, so querying a context
+// shrinks its own score, and it credits a duel for what it teaches about
+// other contexts.
+//
+// The cross terms ψ_{c'}ᵀ V⁻¹ ψ_c need entries of Φ V⁻¹ Φᵀ across contexts,
+// which gram.Confidence does not keep. lookaheadRows keeps the rows of
+// M = Φ V⁻¹ Φᵀ = K0/a − Σ_s r̃_s r̃_sᵀ that the rule has needed so far, each
+// with the number of updates r̃_s (from Confidence.Row()) already applied to
+// it; a row is brought up to date by one axpy (O(N)) per missed update when it
+// is next needed, so a row costs at most one pass over the update history
+// (O(N·t)) and rows the rule no longer uses cost nothing. Scoring a round is
+// O(|C|²). The pool must be small enough for a dense kernel.
+type NeuralADBLookahead struct {
+	*NeuralADB
+	rows  *lookaheadRows
+	pairs [][2]int
+	score []float64
+}
+
+func init() {
+	Register("neural-adb-lookahead-ucb", "ours: Neural-ADB's UCB arm rule; context by pool-wide one-step reduction of the next duels' σ² (repair of eq. 3)",
+		func(env Env) (Learner, error) { return NewNeuralADBLookahead(env, false) })
+	Register("neural-adb-lookahead-ts", "ours: Neural-ADB's TS arm rule; context by pool-wide one-step reduction of the next duels' σ² (repair of eq. 3)",
+		func(env Env) (Learner, error) { return NewNeuralADBLookahead(env, true) })
+}
+
+// NewNeuralADBLookahead builds the lookahead variant with the UCB or the TS
+// arm rule.
+func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) {
+	b, err := NewNeuralADB(env, thompson, nil)
+	if err != nil {
+		return nil, err
+	}
+	k, ok := b.kernel.(*gram.Dense)
+	if !ok {
+		return nil, fmt.Errorf("contexts, K: the lookahead context rule needs a dense kernel, so contexts × arms must be ≤ %d (got %d × %d)", denseKernelMaxRows, env.Pool.Contexts, env.Pool.Arms)
+	}
+	C := env.Pool.Contexts
+	return &NeuralADBLookahead{NeuralADB: b, rows: newLookaheadRows(k, b.Conf.Reg()), pairs: make([][2]int, C), score: make([]float64, C)}, nil
+}
+
+// Select implements Learner.
+func (l *NeuralADBLookahead) Select() Query {
+	K := l.Pool.Arms
+	for c := range l.pairs {
+		a1, a2 := l.ArmRule(c)
+		l.pairs[c] = [2]int{c*K + a1, c*K + a2}
+		l.rows.row(c*K + a1) // bring every needed row up to date before taking
+		l.rows.row(c*K + a2) // slices: a new row may move the storage
+	}
+	for c, p := range l.pairs {
+		ri, rj := l.rows.row(p[0]), l.rows.row(p[1])
+		q := ri[p[0]] + rj[p[1]] - ri[p[1]] - rj[p[0]]
+		s := 0.0
+		for _, u := range l.pairs {
+			x := ri[u[0]] - ri[u[1]] - rj[u[0]] + rj[u[1]]
+			s += x * x
+		}
+		l.score[c] = s / (1 + q)
+	}
+	c := ArgmaxRand(l.score, -1, l.Rng)
+	return Query{Context: c, Arm1: l.pairs[c][0] - c*K, Arm2: l.pairs[c][1] - c*K}
+}
+
+// Observe implements Learner.
+func (l *NeuralADBLookahead) Observe(q Query, y Feedback) {
+	l.NeuralADB.Observe(q, y)
+	l.rows.push(l.Conf.Row())
+}
+
+// lookaheadRows keeps selected rows of M = K0/a − Σ_s r̃_s r̃_sᵀ, each updated
+// lazily from the r̃_s that gram.Confidence reported when each duel was added.
+// A later gram Refresh recomputes the confidence state's own r̃_s; the rows
+// kept here keep the values they were built from, which differ from the
+// refreshed ones by rounding only (both are exact algebra), so the refresh's
+// drift bound does not extend to these rows.
+type lookaheadRows struct {
+	k    *gram.Dense
+	reg  float64
+	n    int
+	hist []float64 // r̃_1 … r̃_t, each n long
+	slot []int32   // pool row → position in ids, −1 if not kept
+	ids  []int
+	done []int     // updates applied to each kept row
+	data []float64 // kept rows, n each
+}
+
+func newLookaheadRows(k *gram.Dense, reg float64) *lookaheadRows {
+	slot := make([]int32, k.N)
+	for i := range slot {
+		slot[i] = -1
+	}
+	return &lookaheadRows{k: k, reg: reg, n: k.N, slot: slot}
+}
+
+// row returns M[i, :] (read only; valid until the next call of row or push).
+func (r *lookaheadRows) row(i int) []float64 {
+	n := r.n
+	s := int(r.slot[i])
+	if s < 0 {
+		s = len(r.ids)
+		r.slot[i] = int32(s)
+		r.ids = append(r.ids, i)
+		r.done = append(r.done, 0)
+		off := len(r.data)
+		r.data = append(r.data, r.k.Column(i)...)
+		m := r.data[off : off+n]
+		inv := 1 / r.reg
+		for j := range m {
+			m[j] *= inv
+		}
+	}
+	m := r.data[s*n : (s+1)*n]
+	t := len(r.hist) / n
+	for u := r.done[s]; u < t; u++ {
+		h := r.hist[u*n : (u+1)*n]
+		plusAxpy(-h[i], h, m)
+	}
+	r.done[s] = t
+	return m
+}
+
+// push records the update M ← M − r̃ r̃ᵀ; kept rows apply it when next used.
+func (r *lookaheadRows) push(rt []float64) { r.hist = append(r.hist, rt...) }
+
+// plusAxpy sets y += a·x.
+func plusAxpy(a float64, x, y []float64) {
+	if a == 0 {
+		return
+	}
+	y = y[:len(x)]
+	for j, v := range x {
+		y[j] += a * v
+	}
+}

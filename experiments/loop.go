@@ -1,0 +1,48 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/neural-adb/nadb/algorithms"
+)
+
+// Hooks observe the rounds of Loop; every field may be nil.
+type Hooks struct {
+	// Selected is called with the query of round t after it has been checked
+	// and before it is answered: the learner's state is still that of
+	// round t−1 (the lock-on study reads its confidence state here).
+	Selected func(t int, q algorithms.Query)
+	// Observed is called after the learner has observed the answer y to q
+	// in round t.
+	Observed func(t int, q algorithms.Query, y algorithms.Feedback) error
+}
+
+// Loop is the paper's interaction, the one round loop of the project: for
+// t = from+1, …, to it asks the learner for a query (Select), checks it
+// against the pool, has the problem's oracle answer it and lets the learner
+// observe the answer. It stops with ctx's error as soon as ctx is done
+// (checked every round: a round costs far more than the check), and with the
+// first error of a hook. An invalid query is an error naming the round.
+func Loop(ctx context.Context, l algorithms.Learner, prob *Problem, from, to int, h Hooks) error {
+	for t := from + 1; t <= to; t++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		q := l.Select()
+		if err := q.Validate(prob.Pool); err != nil {
+			return fmt.Errorf("experiments: round %d: invalid %w", t, err)
+		}
+		if h.Selected != nil {
+			h.Selected(t, q)
+		}
+		y := prob.Oracle.Answer(q)
+		l.Observe(q, y)
+		if h.Observed != nil {
+			if err := h.Observed(t, q, y); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package pool
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/neural-adb/nadb/experiments"
+)
+
+// The problem "pool": a pool file of one's own and, optionally, recorded
+// answers (ProblemSpec.Pool, Answers, Missing). Registered with package
+// experiments when this package is linked in.
+func init() {
+	experiments.RegisterProblem("pool", experiments.ProblemKind{
+		Uses:      []string{"pool", "pool_sha256", "answers", "answers_sha256", "missing"},
+		Check:     check,
+		Canonical: canonical,
+		Resolve:   resolve,
+		Build:     build,
+	})
+}
+
+func check(p experiments.ProblemSpec) error {
+	if p.Pool == "" {
+		return errors.New("pool: no pool file: problem pool needs a pool CSV with header context,arm,<features…>[,utility]")
+	}
+	if err := p.Missing.Validate(); err != nil {
+		return fmt.Errorf("pool: missing: %w", err)
+	}
+	if p.Missing != "" && p.Answers == "" {
+		return errors.New("pool: missing: the missing-answer rule only applies with an answers file")
+	}
+	return nil
+}
+
+func canonical(p experiments.ProblemSpec) experiments.ProblemSpec {
+	if p.Missing == experiments.MissingCoin {
+		p.Missing = ""
+	}
+	return p
+}
+
+func resolve(p experiments.ProblemSpec) (experiments.ProblemSpec, error) {
+	var err error
+	if _, p.PoolSHA, err = experiments.ReadHashed("pool", p.Pool, p.PoolSHA); err != nil {
+		return p, err
+	}
+	if p.Answers != "" {
+		if _, p.AnswersSHA, err = experiments.ReadHashed("answers", p.Answers, p.AnswersSHA); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
+	b, _, err := experiments.ReadHashed("pool", p.Pool, p.PoolSHA)
+	if err != nil {
+		return nil, err
+	}
+	pf, err := ReadPool(bytes.NewReader(b), p.Pool)
+	if err != nil {
+		return nil, err
+	}
+	var ans *Answers
+	if p.Answers != "" {
+		if b, _, err = experiments.ReadHashed("answers", p.Answers, p.AnswersSHA); err != nil {
+			return nil, err
+		}
+		if ans, err = pf.ReadAnswers(bytes.NewReader(b), p.Answers); err != nil {
+			return nil, err
+		}
+	}
+	return NewPoolProblem(pf, ans, p.Missing, p.Answers, seed)
+}

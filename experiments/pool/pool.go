@@ -1,0 +1,256 @@
+package pool
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/csvtab"
+)
+
+// Bring your own pool: the file formats of "nadb run -problem pool".
+//
+// # Pool file
+//
+// A CSV file with a header and one row per (context, arm):
+//
+//	context,arm,<feature columns…>[,utility]
+//	u1,red,0.3,1.2,0.7
+//	u1,blue,-0.1,0.4,0.2
+//	u2,red,0.9,-1.0,1.5
+//	u2,blue,0.0,0.5,-0.3
+//
+//   - context and arm are identifiers (any non-empty text); columns may come in
+//     any order, and the reserved names context, arm and utility are matched
+//     ignoring case. Every other column is a feature; there must be at least one.
+//   - Features (and utility) are finite numbers in Go's strconv.ParseFloat
+//     syntax. Features are used as given: scale them yourself if needed.
+//   - Contexts are numbered in order of first appearance, and each context's
+//     arms in order of first appearance within it; a context's rows need not be
+//     adjacent. Every context must have the same number of arms K ≥ 2 (the
+//     learners assume a fixed K), and an arm may appear once per context. The
+//     same arm identifier in two contexts names two unrelated rows: only the
+//     features connect contexts.
+//   - utility (optional) is the latent utility f(c,a) of the row. It is never
+//     shown to the learner. Without an answers file, duels are answered by
+//     Bradley–Terry draws, P(a1 beats a2) = μ(f(c,a1) − f(c,a2)), and the
+//     gaps and regret of the standard columns are computed from it.
+//
+// # Answers file
+//
+// Recorded answers, replayed by the oracle instead of simulating:
+//
+//	context,arm1,arm2,y
+//	u1,red,blue,1
+//	u1,red,blue,0.5
+//
+// with exactly these four columns (any order, names ignoring case); context and
+// arms are identifiers of the pool file; y = 1 when arm1 won, 0 when arm2 won,
+// and 0.5 for a recorded tie. A query (c, a, b) is answered from the records of
+// the unordered pair {a, b} in context c, oriented to the query:
+//
+//   - several records for a pair are used in turn, in file order, cycling
+//     when they run out (deterministic; a pair answered once always gets the
+//     same answer);
+//   - a tie is answered by a fair coin from the feedback stream (seed, 102);
+//   - a pair with no record is answered by a fair coin as well (-missing coin,
+//     the default), or, with -missing error, the answers file must cover every
+//     arm pair of every context and a gap is reported when the problem is built.
+//
+// Invented answers are never silent: the columns tie_share and
+// unrecorded_share report the share of rounds answered by a coin for each
+// reason.
+//
+// # Metrics
+//
+// With a utility column the standard columns (worst_gap, mean_gap, …) use the
+// utilities. Without one, they use each context's empirical Copeland score
+// from the recorded answers: an arm scores 1 for every other arm it beat in the
+// majority of their recorded duels (ties counted ½) and ½ for every arm it
+// ties with or was never recorded against, so that f(c,a) ∈ [0, K−1]. With
+// answers, the extra columns answer_accuracy and answer_logloss report how
+// well the learner's model (algorithms.Scorer) predicts the recorded strict
+// answers of the pool: the share of them whose winner it scores higher (an
+// exact tie counts ½) and the mean Bradley–Terry negative log-likelihood
+// −log μ(h(winner) − h(loser)). These are in-sample: the learner may have been
+// shown some of these answers. Learners without a Scorer get NaN.
+
+// PoolFile is a parsed pool file.
+type PoolFile struct {
+	Pool     *algorithms.Pool
+	Contexts []string  // context identifiers, by context index c
+	Arms     []string  // arm identifiers, by pool row n = c·K + a
+	Features []string  // feature column names, in file order
+	Utility  []float64 // latent utility of every pool row; nil without a utility column
+}
+
+// ReadPool parses a pool file (format above). file names the input in error
+// messages, which are *csvtab.Error values locating the problem.
+func ReadPool(r io.Reader, file string) (*PoolFile, error) {
+	t, err := csvtab.Read(r, file)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := t.Require("context", "arm")
+	if err != nil {
+		return nil, err
+	}
+	ctxCol, armCol, utilCol := cols[0], cols[1], t.Column("utility")
+	var featCols []int
+	for i := range t.Header {
+		if i != ctxCol && i != armCol && i != utilCol {
+			featCols = append(featCols, i)
+		}
+	}
+	if len(featCols) == 0 {
+		return nil, &csvtab.Error{File: file, Line: t.HeaderLine, Msg: "no feature columns: the header must be context,arm followed by at least one feature column"}
+	}
+	if len(t.Rows) == 0 {
+		return nil, &csvtab.Error{File: file, Msg: "no data rows after the header"}
+	}
+
+	type armRow struct {
+		id   string
+		row  int // index into t.Rows
+		x    []float64
+		util float64
+	}
+	type ctxRows struct {
+		id   string
+		arms []armRow
+		ids  map[string]int // arm id → position in arms
+	}
+	var ctxs []*ctxRows
+	byID := map[string]*ctxRows{}
+	for r := range t.Rows {
+		cid, err := t.ID(r, ctxCol)
+		if err != nil {
+			return nil, err
+		}
+		aid, err := t.ID(r, armCol)
+		if err != nil {
+			return nil, err
+		}
+		ar := armRow{id: aid, row: r, x: make([]float64, len(featCols))}
+		for k, col := range featCols {
+			if ar.x[k], err = t.Float(r, col); err != nil {
+				return nil, err
+			}
+		}
+		if utilCol >= 0 {
+			if ar.util, err = t.Float(r, utilCol); err != nil {
+				return nil, err
+			}
+		}
+		c := byID[cid]
+		if c == nil {
+			c = &ctxRows{id: cid, ids: map[string]int{}}
+			byID[cid] = c
+			ctxs = append(ctxs, c)
+		}
+		if j, dup := c.ids[aid]; dup {
+			return nil, t.ErrAt(r, armCol, "context %q has arm %q twice (first at line %d)", cid, aid, t.Lines[c.arms[j].row])
+		}
+		c.ids[aid] = len(c.arms)
+		c.arms = append(c.arms, ar)
+	}
+
+	K := len(ctxs[0].arms)
+	for _, c := range ctxs {
+		line := t.Lines[c.arms[0].row]
+		switch {
+		case len(c.arms) < 2:
+			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("context %q has 1 arm; every context needs at least 2 arms to form a duel", c.id)}
+		case len(c.arms) != K:
+			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("context %q has %d arms, but context %q (line %d) has %d; every context needs the same number of arms",
+				c.id, len(c.arms), ctxs[0].id, t.Lines[ctxs[0].arms[0].row], K)}
+		}
+	}
+
+	d := len(featCols)
+	pf := &PoolFile{Contexts: make([]string, len(ctxs)), Arms: make([]string, 0, len(ctxs)*K)}
+	for _, col := range featCols {
+		pf.Features = append(pf.Features, t.Header[col])
+	}
+	if utilCol >= 0 {
+		pf.Utility = make([]float64, 0, len(ctxs)*K)
+	}
+	x := make([]float64, 0, len(ctxs)*K*d)
+	for c, cr := range ctxs {
+		pf.Contexts[c] = cr.id
+		for _, ar := range cr.arms {
+			pf.Arms = append(pf.Arms, ar.id)
+			x = append(x, ar.x...)
+			if utilCol >= 0 {
+				pf.Utility = append(pf.Utility, ar.util)
+			}
+		}
+	}
+	if pf.Pool, err = algorithms.NewPool(len(ctxs), K, d, x); err != nil {
+		return nil, &csvtab.Error{File: file, Msg: err.Error()}
+	}
+	return pf, nil
+}
+
+// WritePool writes pf in the pool file format; ReadPool reads it back equal.
+// Numbers are written in the shortest form that round-trips.
+func WritePool(w io.Writer, pf *PoolFile) error {
+	cw := csv.NewWriter(w)
+	head := append([]string{"context", "arm"}, pf.Features...)
+	if pf.Utility != nil {
+		head = append(head, "utility")
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	p := pf.Pool
+	rec := make([]string, len(head))
+	for n := range p.Rows() {
+		rec[0], rec[1] = pf.Contexts[n/p.Arms], pf.Arms[n]
+		for k, v := range p.X[n*p.Dim : (n+1)*p.Dim] {
+			rec[2+k] = formatFloat(v)
+		}
+		if pf.Utility != nil {
+			rec[len(rec)-1] = formatFloat(pf.Utility[n])
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// armIndex returns the index of arm id in context c, or −1.
+func (pf *PoolFile) armIndex(c int, id string) int {
+	K := pf.Pool.Arms
+	for a, s := range pf.Arms[c*K : (c+1)*K] {
+		if s == id {
+			return a
+		}
+	}
+	return -1
+}
+
+// contextIndex returns a map from context identifier to index.
+func (pf *PoolFile) contextIndex() map[string]int {
+	m := make(map[string]int, len(pf.Contexts))
+	for c, id := range pf.Contexts {
+		m[id] = c
+	}
+	return m
+}
+
+// describe returns "context "u1", arms "red" and "blue"" for messages.
+func (pf *PoolFile) describe(c, a, b int) string {
+	K := pf.Pool.Arms
+	return fmt.Sprintf("context %q, arms %q and %q", pf.Contexts[c], pf.Arms[c*K+a], pf.Arms[c*K+b])
+}
+
+// InputError locates a problem in a user's file: file, line, column and
+// column name (errors.As finds it in the errors of ReadPool and ReadAnswers).
+type InputError = csvtab.Error

@@ -1,0 +1,146 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/stats"
+)
+
+// Curve is one line of a figure: a run experiments.Spec (its Seed is replaced by
+// 1..Figure.Seeds) and its legend label.
+type Curve struct {
+	Label string
+	Spec  experiments.Spec
+}
+
+// Row is one row of panels: one panel per metric, the same curves in each.
+type Row struct {
+	Title  string
+	Curves []Curve
+}
+
+// Figure declares one figure: which runs it needs and how they are drawn.
+// Figures are data; Jobs, Aggregate and Render do the work.
+type Figure struct {
+	ID      string   // stable identifier, the file name stem
+	Caption string   // what the figure shows
+	Paper   string   // the paper's figure it reproduces, or "ours"
+	Metrics []string // metric names (see Metric), one panel column each
+	Rows    []Row
+	Seeds   int // repetitions; seeds 1..Seeds
+	// Sequential styles curves by their position in the row (ablation grids)
+	// instead of by algorithm.
+	Sequential bool
+	// Dir is the subfolder of the output directory the figure goes to
+	// ("" for the top level), so that a topic's figures and tables sit together.
+	Dir string
+	// Tables, if set, writes further outputs (summary tables) into the
+	// figure's folder after the figure; it returns the paths written.
+	Tables func(f Figure, load Loader, dir string) ([]string, error)
+}
+
+// Jobs lists every run the figure needs.
+func (f Figure) Jobs() []Job {
+	var jobs []Job
+	for _, r := range f.Rows {
+		for _, c := range r.Curves {
+			for seed := 1; seed <= f.Seeds; seed++ {
+				s := c.Spec
+				s.Seed = uint64(seed)
+				jobs = append(jobs, Job{Spec: s, Group: f.ID})
+			}
+		}
+	}
+	return jobs
+}
+
+// Point is the across-seed summary of one metric at one checkpoint.
+type Point struct {
+	T            int
+	Mean, Lo, Hi float64 // mean and its 95% t-interval
+	N            int     // seeds with a finite value
+}
+
+// Table is a figure's plotted numbers: Points[row][curve][metric].
+type Table struct {
+	Figure Figure
+	Points [][][][]Point
+}
+
+// Loader returns the finished result of a run.
+type Loader func(experiments.Spec) (*experiments.Result, error)
+
+// Aggregate summarises the figure's runs across seeds: at every checkpoint,
+// the mean and a 95% Student-t interval of each metric.
+func (f Figure) Aggregate(load Loader) (*Table, error) {
+	tab := &Table{Figure: f, Points: make([][][][]Point, len(f.Rows))}
+	for ri, r := range f.Rows {
+		tab.Points[ri] = make([][][]Point, len(r.Curves))
+		for ci, c := range r.Curves {
+			var results []*experiments.Result
+			for seed := 1; seed <= f.Seeds; seed++ {
+				s := c.Spec
+				s.Seed = uint64(seed)
+				res, err := load(s)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", f.ID, err)
+				}
+				if len(results) > 0 && len(res.Checkpoints) != len(results[0].Checkpoints) {
+					return nil, fmt.Errorf("%s: seeds of %q have different checkpoints", f.ID, c.Label)
+				}
+				results = append(results, res)
+			}
+			tab.Points[ri][ci] = make([][]Point, len(f.Metrics))
+			for mi, m := range f.Metrics {
+				pts := make([]Point, len(results[0].Checkpoints))
+				for k := range pts {
+					var vals []float64
+					for _, res := range results {
+						v, err := experiments.Metric(res, res.Checkpoints[k], m)
+						if err != nil {
+							return nil, fmt.Errorf("%s: %w", f.ID, err)
+						}
+						if !math.IsNaN(v) {
+							vals = append(vals, v)
+						}
+					}
+					p := Point{T: results[0].Checkpoints[k].T, N: len(vals), Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+					if len(vals) > 0 {
+						mean, half := stats.MeanCI(vals, 0.95)
+						p.Mean = mean
+						if !math.IsNaN(half) {
+							p.Lo, p.Hi = mean-half, mean+half
+						}
+					}
+					pts[k] = p
+				}
+				tab.Points[ri][ci][mi] = pts
+			}
+		}
+	}
+	return tab, nil
+}
+
+// WriteCSV writes the plotted numbers in long form:
+// row,curve,metric,t,mean,ci_low,ci_high,n.
+func (t *Table) WriteCSV(buf *bytes.Buffer) error {
+	w := csv.NewWriter(buf)
+	w.Write([]string{"row", "curve", "metric", "t", "mean", "ci_low", "ci_high", "n"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for ri, r := range t.Figure.Rows {
+		for ci, c := range r.Curves {
+			for mi, m := range t.Figure.Metrics {
+				for _, p := range t.Points[ri][ci][mi] {
+					w.Write([]string{r.Title, c.Label, m, strconv.Itoa(p.T), f(p.Mean), f(p.Lo), f(p.Hi), strconv.Itoa(p.N)})
+				}
+			}
+		}
+	}
+	w.Flush()
+	return w.Error()
+}

@@ -1,0 +1,251 @@
+package sweep
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments"
+)
+
+// FigureSpecs lists every figure of "nadb figures" and "make figures": the
+// paper's Figures 1–6, and ours (the lock-on diagnostics and figure, the
+// real-data benchmarks). A new figure is one more entry.
+func FigureSpecs() []FigureSpec {
+	return []FigureSpec{
+		{"fig1-main", fig1},
+		{"fig2-ucb-d-K", func(sc Scale) Figure { return figDK(sc, "neural-adb-ucb", "Figure 2", "UCB") }},
+		{"fig3-ts-d-K", func(sc Scale) Figure { return figDK(sc, "neural-adb-ts", "Figure 3", "TS") }},
+		{"fig4-compare-d", fig4},
+		{"fig5-compare-K", fig5},
+		{"fig6-network-size", fig6},
+		{"fig7-distinct-contexts", fig7},
+		{"lockon", figLockon},
+		{"real-cems", figCEMS},
+		{"real-shuttle", figShuttle},
+	}
+}
+
+// onSine sets a run's problem to Sine.
+func onSine(s *experiments.Spec) { s.Problem.Name = string(experiments.Sine) }
+
+func fig1(sc Scale) Figure {
+	return Figure{
+		Caption: "Neural-ADB against every baseline on Square (top) and Sine (bottom): worst gap, MAE in both readings, average regret",
+		Paper:   "Figure 1",
+		Metrics: []string{"worst_gap", "mean_gap", "queried_gap", "avg_regret"},
+		Seeds:   sc.Seeds,
+		Rows: []Row{
+			comparison(sc, "Square", PaperAlgorithms, nil),
+			comparison(sc, "Sine", PaperAlgorithms, onSine),
+		},
+	}
+}
+
+// GridRuns returns the runs of Figure 2 (algo neural-adb-ucb) or 3
+// (neural-adb-ts) along one axis, "d" or "K", with the axis values: the main
+// setting (Square) with that axis varied over sc.Dims or sc.ArmsGrid.
+func GridRuns(sc Scale, algo, axis string) ([]experiments.Spec, []int) {
+	vals := sc.ArmsGrid
+	if axis == "d" {
+		vals = sc.Dims
+	}
+	var out []experiments.Spec
+	for _, v := range vals {
+		s := Base(sc, algo)
+		if axis == "d" {
+			s.Problem.Dim = v
+		} else {
+			s.Problem.Arms = v
+		}
+		out = append(out, s)
+	}
+	return out, vals
+}
+
+// figDK is Figure 2 (UCB) or 3 (TS): the main setting across d and K.
+func figDK(sc Scale, algo, paper, name string) Figure {
+	dims := Row{Title: fmt.Sprintf("Square, K = %d, varying d", sc.Problem.Arms)}
+	specs, vals := GridRuns(sc, algo, "d")
+	for i, s := range specs {
+		dims.Curves = append(dims.Curves, Curve{Label: fmt.Sprintf("d=%d", vals[i]), Spec: s})
+	}
+	arms := Row{Title: fmt.Sprintf("Square, d = %d, varying K", sc.Problem.Dim)}
+	specs, vals = GridRuns(sc, algo, "K")
+	for i, s := range specs {
+		arms.Curves = append(arms.Curves, Curve{Label: fmt.Sprintf("K=%d", vals[i]), Spec: s})
+	}
+	return Figure{
+		Caption:    fmt.Sprintf("Neural-ADB (%s) on Square across input dimensions d (top) and numbers of arms K (bottom)", name),
+		Paper:      paper,
+		Metrics:    paperMetrics,
+		Seeds:      sc.Seeds,
+		Rows:       []Row{dims, arms},
+		Sequential: true,
+	}
+}
+
+func fig4(sc Scale) Figure {
+	var rows []Row
+	for _, d := range sc.CompareDims {
+		rows = append(rows, comparison(sc, fmt.Sprintf("Square, K = %d, d = %d", sc.Problem.Arms, d), PaperAlgorithms, func(s *experiments.Spec) { s.Problem.Dim = d }))
+	}
+	return Figure{Caption: fmt.Sprintf("Every algorithm at %s, K = %d, Square", listed("d", sc.CompareDims), sc.Problem.Arms), Paper: "Figure 4 (Appendix B)", Metrics: paperMetrics, Seeds: sc.Seeds, Rows: rows}
+}
+
+func fig5(sc Scale) Figure {
+	var rows []Row
+	for _, k := range sc.CompareKs {
+		rows = append(rows, comparison(sc, fmt.Sprintf("Square, d = %d, K = %d", sc.Problem.Dim, k), PaperAlgorithms, func(s *experiments.Spec) { s.Problem.Arms = k }))
+	}
+	return Figure{Caption: fmt.Sprintf("Every algorithm at %s (rows), d = %d, Square", listed("K", sc.CompareKs), sc.Problem.Dim), Paper: "Figure 5 (Appendix B)", Metrics: paperMetrics, Seeds: sc.Seeds, Rows: rows}
+}
+
+// listed writes "d = 20 (top) and d = 40 (bottom)" for two values and
+// "K = 5, 10, 15" otherwise.
+func listed(name string, vals []int) string {
+	if len(vals) == 2 {
+		return fmt.Sprintf("%s = %d (top) and %s = %d (bottom)", name, vals[0], name, vals[1])
+	}
+	s := name + " = "
+	for i, v := range vals {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(v)
+	}
+	return s
+}
+
+// NetworkRuns returns the runs of Figure 6 (Neural-ADB UCB on Square) along
+// one axis: "width" (2 hidden layers) or "depth" (width sc.DepthWidth), with
+// the axis values.
+func NetworkRuns(sc Scale, axis string) ([]experiments.Spec, []int) {
+	var out []experiments.Spec
+	vals := sc.Widths
+	if axis == "depth" {
+		vals = sc.Depths
+	}
+	for _, v := range vals {
+		s := Base(sc, "neural-adb-ucb")
+		if axis == "depth" {
+			s.Config.Width, s.Config.Depth = sc.DepthWidth, v
+		} else {
+			s.Config.Width = v
+		}
+		out = append(out, s)
+	}
+	return out, vals
+}
+
+func fig6(sc Scale) Figure {
+	width := Row{Title: "Square, 2 hidden layers, varying width"}
+	specs, vals := NetworkRuns(sc, "width")
+	for i, s := range specs {
+		width.Curves = append(width.Curves, Curve{Label: fmt.Sprintf("width %d", vals[i]), Spec: s})
+	}
+	depth := Row{Title: fmt.Sprintf("Square, width %d, varying depth", sc.DepthWidth)}
+	specs, vals = NetworkRuns(sc, "depth")
+	for i, s := range specs {
+		label := fmt.Sprintf("%d hidden layers", vals[i])
+		if vals[i] == 1 {
+			label = "1 hidden layer"
+		}
+		depth.Curves = append(depth.Curves, Curve{Label: label, Spec: s})
+	}
+	return Figure{
+		Caption:    fmt.Sprintf("Neural-ADB (UCB) on Square: network width with 2 hidden layers (top), depth with width %d (bottom)", sc.DepthWidth),
+		Paper:      "Figure 6 (Appendix B)",
+		Metrics:    paperMetrics,
+		Seeds:      sc.Seeds,
+		Rows:       []Row{width, depth},
+		Sequential: true,
+	}
+}
+
+// RandomContextAlgorithms are the comparators of the lock-on diagnostics:
+// Neural-ADB's arm rules on uniformly random contexts.
+var RandomContextAlgorithms = []string{"neural-adb-ucb-randctx", "neural-adb-ts-randctx"}
+
+func fig7(sc Scale) Figure {
+	algos := slices.Concat(PaperAlgorithms, RandomContextAlgorithms)
+	return Figure{
+		Caption: "Lock-on diagnostic (ours): distinct contexts queried and the share of rounds on the most-queried context, Square (top) and Sine (bottom)",
+		Paper:   "ours",
+		Metrics: []string{"distinct_contexts", "top_context_share"},
+		Seeds:   sc.Seeds,
+		Rows: []Row{
+			comparison(sc, "Square", algos, nil),
+			comparison(sc, "Sine", algos, onSine),
+		},
+	}
+}
+
+// LockonFigureAlgorithms are the curves of the lock-on figure: the paper's
+// context rule as written against the repaired rules, the same arm rule on
+// uniformly random contexts, and the strongest baselines of Figure 1
+// (neural-adb-apo on Square, the linear apo on Sine). The tables with tests
+// and calibration are package experiments/lockon's ("nadb lockon").
+var LockonFigureAlgorithms = []string{
+	"neural-adb-ucb", "neural-adb-tsctx-ucb", "neural-adb-lookahead-ucb", "neural-adb-ucb-randctx",
+	"neural-adb-apo", "apo",
+}
+
+func figLockon(sc Scale) Figure {
+	return Figure{
+		Caption: "Lock-on of the paper's context rule (ours): Neural-ADB (UCB) as written, with two repaired context rules, with uniformly random contexts, and the strongest baselines; worst gap, pool mean gap and the share of duels on the most-queried context, Square (top) and Sine (bottom)",
+		Paper:   "ours",
+		Metrics: []string{"worst_gap", "mean_gap", "top_context_share"},
+		Seeds:   sc.Seeds,
+		Dir:     "lockon",
+		Rows: []Row{
+			comparison(sc, "Square", LockonFigureAlgorithms, nil),
+			comparison(sc, "Sine", LockonFigureAlgorithms, onSine),
+		},
+	}
+}
+
+// The real-data benchmarks (ours: the paper has none), every registered
+// algorithm a curve with the default Config, T and seeds of the scale (paper:
+// T = 1000, seeds 1…10 = 10 random splits or pools); the Tables hook writes
+// the per-algorithm summaries of figures/realdata/.
+//
+//	real-cems     CEMSChoice, real human answers replayed (package
+//	              experiments/realdata): held-out accuracy, log-loss and
+//	              Copeland gap of the chosen school, and the training
+//	              students' mean Copeland gap, vs T
+//	real-shuttle  Statlog Shuttle as a dueling bandit: pool mean gap, average
+//	              regret, held-out accuracy and balanced accuracy
+
+func figCEMS(sc Scale) Figure {
+	return Figure{
+		Caption: "CEMSChoice (real human answers replayed, ours; K = 6 schools, d = 58): held-out pairwise accuracy (share of recorded strict answers predicted), log-loss and Copeland gap of the chosen school on 101 held-out students, and the mean Copeland gap (MAE panel) on the 202 training students, vs duels; 10 random splits. Borda learners score Borda estimates, so their log-loss is not a likelihood.",
+		Paper:   "ours",
+		Metrics: []string{"test_accuracy", "test_logloss", "test_copeland_gap", "mean_gap"},
+		Seeds:   sc.Seeds,
+		Rows:    []Row{realDataRow(sc, "CEMSChoice", experiments.ProblemSpec{Name: "cems"})},
+		Dir:     "realdata",
+		Tables:  writeSummaryTables,
+	}
+}
+
+func figShuttle(sc Scale) Figure {
+	return Figure{
+		Caption: "Statlog Shuttle as a dueling bandit (ours; 300 contexts, K = 7 classes, d = 70, utility 2 for the true class, 0 otherwise): pool mean gap (2 x error rate), average regret, and held-out classification accuracy and balanced accuracy on 2,000 samples, vs duels; 10 random pools.",
+		Paper:   "ours",
+		Metrics: []string{"mean_gap", "avg_regret", "test_accuracy", "test_balanced_accuracy"},
+		Seeds:   sc.Seeds,
+		Rows:    []Row{realDataRow(sc, "Statlog Shuttle", experiments.ProblemSpec{Name: "shuttle"})},
+		Dir:     "realdata",
+		Tables:  writeSummaryTables,
+	}
+}
+
+// realDataRow is one row with a curve for every registered algorithm.
+func realDataRow(sc Scale, title string, p experiments.ProblemSpec) Row {
+	r := Row{Title: title}
+	for _, a := range algorithms.Names() {
+		r.Curves = append(r.Curves, Curve{Label: DisplayName(a), Spec: experiments.Spec{Algorithm: a, Problem: p, Config: algorithms.Default(), T: sc.T, Every: sc.Every}})
+	}
+	return r
+}

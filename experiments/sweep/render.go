@@ -1,0 +1,150 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/fsutil"
+	"github.com/neural-adb/nadb/internal/plotfig"
+)
+
+// Plot lays the table out as in the paper: one row of panels per Row, one
+// column per metric.
+func (t *Table) Plot() *plotfig.Figure {
+	f := t.Figure
+	// Sequential figures have different curves per row: each row gets its own
+	// legend in its first panel instead of one legend for the figure.
+	pf := &plotfig.Figure{Rows: len(f.Rows), Cols: len(f.Metrics), NoLegend: f.Sequential}
+	for ri, r := range f.Rows {
+		for mi, m := range f.Metrics {
+			title, axis := MetricLabel(m)
+			panel := plotfig.Panel{Title: r.Title + "\n" + title, XLabel: "T (number of duels)", YLabel: axis, Legend: f.Sequential && mi == 0,
+				XMin: 0, XMax: float64(maxT(t.Points[ri]))}
+			for ci, c := range r.Curves {
+				pts := t.Points[ri][ci][mi]
+				s := plotfig.Series{Label: c.Label}
+				if f.Sequential {
+					s.Style = plotfig.Sequential(ci, len(r.Curves))
+				} else {
+					s.Style = StyleFor(c.Spec.Algorithm)
+				}
+				for _, p := range pts {
+					s.X = append(s.X, float64(p.T))
+					s.Y = append(s.Y, p.Mean)
+					s.Lo = append(s.Lo, p.Lo)
+					s.Hi = append(s.Hi, p.Hi)
+				}
+				panel.Series = append(panel.Series, s)
+			}
+			pf.Panels = append(pf.Panels, panel)
+		}
+	}
+	return pf
+}
+
+func maxT(curves [][][]Point) int {
+	m := 0
+	for _, c := range curves {
+		for _, pts := range c {
+			for _, p := range pts {
+				m = max(m, p.T)
+			}
+		}
+	}
+	return m
+}
+
+// RunRecord is one run in a figure's manifest.
+type RunRecord struct {
+	Key         string           `json:"key"`
+	Spec        experiments.Spec `json:"spec"`
+	WallSeconds float64          `json:"wall_s"`
+}
+
+// Manifest describes how a figure was made.
+type Manifest struct {
+	ID        string            `json:"id"`
+	Caption   string            `json:"caption"`
+	Paper     string            `json:"paper"`
+	Seeds     int               `json:"seeds"`
+	Go        string            `json:"go"`
+	GOAMD64   string            `json:"goamd64"`
+	Modules   map[string]string `json:"modules"`
+	CacheVer  int               `json:"cache_version"`
+	Runs      []RunRecord       `json:"runs"`
+	TotalWall float64           `json:"total_wall_s"`
+}
+
+// Render writes dir/Dir/ID.{png,svg,pdf} (PDF when its labels are ASCII), the
+// plotted numbers as ID.csv, the manifest ID.manifest.json and the figure's
+// Tables beside them, and returns the paths written.
+func (t *Table) Render(dir string, c *Cache) ([]string, error) {
+	f := t.Figure
+	dir = filepath.Join(dir, f.Dir)
+	base := filepath.Join(dir, f.ID)
+	paths, err := t.Plot().Save(base)
+	if err != nil {
+		return paths, err
+	}
+	var buf bytes.Buffer
+	if err := t.WriteCSV(&buf); err != nil {
+		return paths, err
+	}
+	if err := fsutil.WriteFile(base+".csv", buf.Bytes()); err != nil {
+		return paths, err
+	}
+	paths = append(paths, base+".csv")
+	man := Manifest{ID: f.ID, Caption: f.Caption, Paper: f.Paper, Seeds: f.Seeds, Go: runtime.Version(), GOAMD64: goamd64(), Modules: modules(), CacheVer: experiments.CacheVersion}
+	for _, j := range f.Jobs() {
+		rec := RunRecord{Key: j.Spec.Key(), Spec: j.Spec}
+		if c != nil {
+			if _, wall, ok, err := c.Load(j.Spec); err == nil && ok {
+				rec.WallSeconds = wall
+			}
+		}
+		man.TotalWall += rec.WallSeconds
+		man.Runs = append(man.Runs, rec)
+	}
+	data, err := json.MarshalIndent(man, "", " ")
+	if err != nil {
+		return paths, err
+	}
+	if err := fsutil.WriteFile(base+".manifest.json", append(data, '\n')); err != nil {
+		return paths, err
+	}
+	paths = append(paths, base+".manifest.json")
+	if f.Tables != nil && c != nil {
+		more, err := f.Tables(f, CacheLoader(c), dir)
+		paths = append(paths, more...)
+		if err != nil {
+			return paths, fmt.Errorf("%s: tables: %w", f.ID, err)
+		}
+	}
+	return paths, nil
+}
+
+func modules() map[string]string {
+	m := map[string]string{}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			m[d.Path] = d.Version
+		}
+	}
+	return m
+}
+
+func goamd64() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "GOAMD64" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}
