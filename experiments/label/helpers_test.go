@@ -3,6 +3,7 @@ package label
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,22 @@ func testCatalogue(t testing.TB) *Table {
 	t.Helper()
 	arms := []string{"red", "green", "blue", "gold"}
 	cat, err := NewTable([]string{"u1", "u2", "u3"}, [][]string{arms, arms, arms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// bigCatalogue has 10 contexts of 5 arms (100 duels).
+func bigCatalogue(t testing.TB) *Table {
+	t.Helper()
+	ids := make([]string, 10)
+	arms := make([][]string, 10)
+	for c := range ids {
+		ids[c] = fmt.Sprintf("ctx%d", c)
+		arms[c] = []string{"a", "b", "c", "d", "e"}
+	}
+	cat, err := NewTable(ids, arms)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +137,10 @@ func (f *fixture) do(method, path string, body any, header ...string) (int, map[
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := f.ts.Client().Do(req)

@@ -102,7 +102,8 @@ func New(cat Catalogue, newProposer func() (Proposer, error), opt Options) (*Ser
 	s := &session{cat: cat, ix: ix, newProposer: newProposer, log: log, now: opt.Now,
 		timeout: opt.LabellerTimeout, budget: opt.Budget,
 		tickets: map[string]*ticket{}, bySeq: map[int64]*ticket{}, labellers: map[string]*labeller{}}
-	if err := s.replay(log.path, events); err == nil {
+	err = s.replay(log.path, events)
+	if err == nil {
 		err = s.start()
 	}
 	if err != nil {

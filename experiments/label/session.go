@@ -270,6 +270,9 @@ func (s *session) next(id string) (*ticket, string, error) {
 		if len(active) > 0 {
 			return nil, "", errorf(http.StatusServiceUnavailable, "", "every remaining query is shown to another labeller; try again later")
 		}
+		if len(l.judged) > 0 {
+			return nil, "the proposer has no more queries that labeller " + id + " did not tie or skip", nil
+		}
 		return nil, "the proposer has no more queries", nil
 	}
 	if err := validQuery(s.cat, q); err != nil {
