@@ -1,0 +1,222 @@
+package label
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// displayFolder makes a folder with a display file (rows as given, after a
+// header context,arm,label,image), an image ok.png, a symbolic link
+// alias.png to it, and a symbolic link leak.png to secret.png outside the
+// folder. It returns the display file's path and ok.png's bytes.
+func displayFolder(t *testing.T, rows string) (string, []byte) {
+	t.Helper()
+	top := t.TempDir()
+	dir := filepath.Join(top, "display")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var img bytes.Buffer
+	png.Encode(&img, image.NewGray(image.Rect(0, 0, 3, 2)))
+	for name, data := range map[string][]byte{
+		filepath.Join(dir, "ok.png"):         img.Bytes(),
+		filepath.Join(dir, "sub", "two.jpg"): img.Bytes(),
+		filepath.Join(top, "secret.png"):     []byte("secret"),
+		filepath.Join(dir, "display.csv"):    []byte("context,arm,label,image\n" + rows),
+	} {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("ok.png", filepath.Join(dir, "alias.png")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "secret.png"), filepath.Join(dir, "leak.png")); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "display.csv"), img.Bytes()
+}
+
+func TestDisplayFileErrors(t *testing.T) {
+	secret := "/" // replaced by the absolute path of secret.png below
+	tests := []struct {
+		name, rows, want string
+	}{
+		{"dot-dot", "u1,red,Red,../secret.png\n", `line 2: image "../secret.png"`},
+		{"absolute", "u1,red,Red,ABS\n", `line 2: image "` + secret},
+		{"symlink out", "u1,,U,ok.png\nu1,red,Red,leak.png\n", `line 3: image "leak.png"`},
+		{"svg", "u1,red,Red,x.svg\n", `line 2: image "x.svg": must end in`},
+		{"missing", "u1,red,Red,none.png\n", `line 2: image "none.png"`},
+		{"unknown context", "u1,red,Red,\nu9,red,Red,\n", `line 3: context "u9"`},
+		{"unknown arm", "u1,pink,Pink,\n", `line 2: arm "pink"`},
+		{"twice", "u1,red,A,\nu1,red,B,\n", `line 3: context "u1" arm "red" appears twice`},
+		{"short row", "u1,red\n", "line 2: 2 fields; the header has 4"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path, _ := displayFolder(t, "")
+			abs := filepath.Join(filepath.Dir(filepath.Dir(path)), "secret.png")
+			rows := strings.ReplaceAll(tc.rows, "ABS", abs)
+			os.WriteFile(path, []byte("context,arm,label,image\n"+rows), 0o644)
+			cat := testCatalogue(t)
+			_, err := New(cat, roundRobin(cat), Options{LogDir: t.TempDir(), DisplayFile: path, Logger: quiet()})
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New: %v; want an error naming %s and %q", err, path, tc.want)
+			}
+		})
+	}
+}
+
+func TestImagesConfined(t *testing.T) {
+	path, okPNG := displayFolder(t, "u1,,Which colour?,alias.png\nu1,red,<b>Red</b>,ok.png\nu1,green,Green,sub/two.jpg\n")
+	f := newFixture(t, nil, "", Options{DisplayFile: path})
+	get := func(p string) (int, string, []byte) {
+		resp, err := f.ts.Client().Get(f.ts.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), b
+	}
+	for _, tc := range []struct {
+		path, ctype string
+	}{{"/image/0/0", "image/png"}, {"/image/0/context", "image/png"}, {"/image/0/1", "image/jpeg"}} {
+		if st, ct, b := get(tc.path); st != http.StatusOK || ct != tc.ctype || !bytes.Equal(b, okPNG) {
+			t.Errorf("GET %s: status %d, type %q, %d bytes; want the image as %s", tc.path, st, ct, len(b), tc.ctype)
+		}
+	}
+	for _, p := range []string{"/image/0/2", "/image/1/0", "/image/9/0", "/image/0/9", "/image/-1/0", "/image/0/..%2f..%2fsecret.png", "/image/0/-2"} {
+		if st, _, b := get(p); st != http.StatusNotFound || bytes.Contains(b, []byte("secret")) {
+			t.Errorf("GET %s: status %d; want 404", p, st)
+		}
+	}
+	// Swapping an image for a link out of the folder after the start does
+	// not leak the file either.
+	img := filepath.Join(filepath.Dir(path), "ok.png")
+	os.Remove(img)
+	if err := os.Symlink(filepath.Join("..", "secret.png"), img); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, b := get("/image/0/0"); st == http.StatusOK || bytes.Contains(b, []byte("secret")) {
+		t.Errorf("GET of an image replaced by a link out of the folder: status %d, body %q", st, b)
+	}
+	// Labels reach the page unchanged (the page shows them as text).
+	for range 20 {
+		q := f.next("ann")
+		if q["arm1"] == "red" || q["arm2"] == "red" {
+			if q["arm1_label"] != "<b>Red</b>" && q["arm2_label"] != "<b>Red</b>" {
+				t.Errorf("label of red is not the display file's text: %v", q)
+			}
+			break
+		}
+		f.do("POST", "/api/skip", map[string]any{"id": q["id"]})
+	}
+}
+
+// TestPagesBuildTextOnly checks that the embedded scripts never turn data
+// into HTML; the browser test checks the rendered page.
+func TestPagesBuildTextOnly(t *testing.T) {
+	risky := regexp.MustCompile(`innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function`)
+	err := fs.WalkDir(staticFiles, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := staticFiles.ReadFile(p)
+		if m := risky.Find(b); m != nil {
+			t.Errorf("%s uses %s", p, m)
+		}
+		if strings.HasSuffix(p, ".html") && bytes.Contains(b, []byte("<script>")) {
+			t.Errorf("%s has an inline script; the CSP allows only script files", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestToken(t *testing.T) {
+	const token = "0123456789abcdef-secret"
+	f := newFixture(t, nil, "", Options{Token: token})
+	for _, p := range []string{"/", "/summary", "/api/next?labeller=ann", "/api/progress", "/api/summary", "/api/export", "/image/0/0"} {
+		for _, tc := range []struct {
+			query  string
+			header []string
+			want   int
+		}{
+			{"", nil, http.StatusUnauthorized},
+			{"token=wrong", nil, http.StatusUnauthorized},
+			{"", []string{"Authorization", "Bearer wrong"}, http.StatusUnauthorized},
+			{"token=" + token, nil, http.StatusOK},
+			{"", []string{"Authorization", "Bearer " + token}, http.StatusOK},
+		} {
+			u := p
+			if tc.query != "" {
+				u += map[bool]string{true: "&", false: "?"}[strings.Contains(p, "?")] + tc.query
+			}
+			st, _ := f.do("GET", u, nil, tc.header...)
+			want := tc.want
+			if want == http.StatusOK && strings.HasPrefix(p, "/image/") {
+				want = http.StatusNotFound // authorized, but no display file
+			}
+			if st != want {
+				t.Errorf("GET %s %v: status %d, want %d", u, tc.header, st, want)
+			}
+		}
+	}
+	if st, _ := f.do("POST", "/api/answer", map[string]any{"id": "1-1", "y": 1}); st != http.StatusUnauthorized {
+		t.Errorf("POST without token: status %d, want 401", st)
+	}
+	if st, _ := f.do("GET", "/static/app.js", nil); st != http.StatusOK {
+		t.Errorf("static script without token: status %d, want 200 (it holds no data)", st)
+	}
+	// With a token any Host is accepted; without one only loopback names.
+	if st, _ := f.do("GET", "/api/progress?token="+token, nil, "Host", "labels.example.org"); st != http.StatusOK {
+		t.Errorf("token and a public host name: status %d, want 200", st)
+	}
+	g := newFixture(t, nil, "", Options{})
+	for host, want := range map[string]int{"evil.example:80": 421, "localhost:1": 200, "127.0.0.1:1": 200, "[::1]:1": 200} {
+		if st, _ := g.do("GET", "/api/progress", nil, "Host", host); st != want {
+			t.Errorf("no token, Host %s: status %d, want %d", host, st, want)
+		}
+	}
+	if st, _ := g.do("POST", "/api/undo", map[string]any{"labeller": "ann"}, "Sec-Fetch-Site", "cross-site"); st != http.StatusForbidden {
+		t.Errorf("cross-site POST: status %d, want 403", st)
+	}
+}
+
+func TestListenPolicy(t *testing.T) {
+	cat := testCatalogue(t)
+	for _, tc := range []struct {
+		addr, token, want string
+	}{
+		{"0.0.0.0:0", "", "not a loopback address"},
+		{":0", "", "not a loopback address"},
+		{"[::]:0", "", "not a loopback address"},
+		{"example.org:80", "", "not a loopback address"},
+		{"127.0.0.1", "", "Options.Addr"},
+		{"0.0.0.0:0", "short", "at least 16"},
+		{"localhost:0", "", ""},
+		{"127.0.0.2:0", "", ""},
+		{"[::1]:0", "", ""},
+		{"0.0.0.0:0", "0123456789abcdef", ""},
+	} {
+		srv, err := New(cat, roundRobin(cat), Options{Addr: tc.addr, Token: tc.token, LogDir: t.TempDir(), Logger: quiet()})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("Addr %q token %q: %v; want %q", tc.addr, tc.token, err, tc.want)
+		}
+		if srv != nil {
+			srv.Close()
+		}
+	}
+}

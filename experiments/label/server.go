@@ -1,0 +1,224 @@
+package label
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Addr is the address to listen on, host:port; "127.0.0.1:8080" when
+	// empty. A host other than localhost or a loopback IP needs a Token.
+	Addr string
+	// LogDir is the folder of the answer log (created if missing). Required.
+	LogDir string
+	// DisplayFile is an optional CSV file context,arm,label[,image] of what
+	// to show for contexts and arms; without it the identifiers are shown.
+	DisplayFile string
+	// Token, when set, is required by every page, image and API call, as
+	// "Authorization: Bearer TOKEN" or the query parameter token=TOKEN. At
+	// least 16 characters.
+	Token string
+	// Budget is the number of answers to collect (ties count, skips do not);
+	// 0 for no limit.
+	Budget int
+	// LabellerTimeout is how long a query shown to a labeller stays reserved
+	// for them; 10 minutes when zero.
+	LabellerTimeout time.Duration
+	// Logger receives the server's messages; slog.Default() when nil.
+	Logger *slog.Logger
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Server is a labelling session behind an HTTP server.
+type Server struct {
+	opt     Options
+	sess    *session
+	disp    *display
+	handler http.Handler
+	token   [sha256.Size]byte
+	repair  *Repair
+}
+
+// New opens (or creates) the answer log in opt.LogDir, replays it into a
+// proposer made by newProposer and returns the server, which does not
+// listen yet. newProposer must return a proposer in its initial state each
+// time it is called: it is called again, and fed the kept answers, after an
+// undo of a strict answer.
+func New(cat Catalogue, newProposer func() (Proposer, error), opt Options) (*Server, error) {
+	if opt.Addr == "" {
+		opt.Addr = "127.0.0.1:8080"
+	}
+	if opt.LabellerTimeout == 0 {
+		opt.LabellerTimeout = 10 * time.Minute
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	switch loop, err := isLoopback(opt.Addr); {
+	case err != nil:
+		return nil, fmt.Errorf("label: Options.Addr %q: %v", opt.Addr, err)
+	case !loop && opt.Token == "":
+		return nil, fmt.Errorf("label: Options.Addr %q is not a loopback address; set Options.Token to listen on it", opt.Addr)
+	case opt.Token != "" && len(opt.Token) < 16:
+		return nil, fmt.Errorf("label: Options.Token has %d characters; use at least 16", len(opt.Token))
+	case opt.Budget < 0:
+		return nil, fmt.Errorf("label: Options.Budget %d is negative", opt.Budget)
+	case opt.LabellerTimeout < 0:
+		return nil, fmt.Errorf("label: Options.LabellerTimeout %v is negative", opt.LabellerTimeout)
+	case opt.LogDir == "":
+		return nil, errors.New("label: Options.LogDir is empty; name the folder of the answer log")
+	case newProposer == nil:
+		return nil, errors.New("label: no proposer constructor")
+	}
+	ix, err := newIndex(cat)
+	if err != nil {
+		return nil, err
+	}
+	disp, err := loadDisplay(opt.DisplayFile, ix)
+	if err != nil {
+		return nil, err
+	}
+	log, events, rep, err := openLog(opt.LogDir)
+	if err != nil {
+		disp.close()
+		return nil, err
+	}
+	if rep != nil {
+		opt.Logger.Warn(rep.String())
+	}
+	s := &session{cat: cat, ix: ix, newProposer: newProposer, log: log, now: opt.Now,
+		timeout: opt.LabellerTimeout, budget: opt.Budget,
+		tickets: map[string]*ticket{}, bySeq: map[int64]*ticket{}, labellers: map[string]*labeller{}}
+	err = s.replay(log.path, events)
+	if err == nil {
+		err = s.start()
+	}
+	if err != nil {
+		log.close()
+		disp.close()
+		return nil, err
+	}
+	srv := &Server{opt: opt, sess: s, disp: disp, repair: rep}
+	if opt.Token != "" {
+		srv.token = sha256.Sum256([]byte(opt.Token))
+	}
+	srv.handler = srv.routes()
+	opt.Logger.Info("label: session ready", "log", log.path, "answers", s.kept, "epoch", s.epoch)
+	return srv, nil
+}
+
+// Repair reports the torn or corrupt last line removed from the log when the
+// server started, or nil.
+func (s *Server) Repair() *Repair { return s.repair }
+
+// Handler returns the server's HTTP handler (pages, images and API).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Listen opens the listener on Options.Addr.
+func (s *Server) Listen() (net.Listener, error) {
+	ln, err := net.Listen("tcp", s.opt.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("label: %v", err)
+	}
+	return ln, nil
+}
+
+// Serve serves on ln until ctx is done, then shuts down gracefully (waiting
+// up to 5 s for requests in flight). It closes ln; it does not close the
+// log (call Close).
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(s.opt.Logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("label: %v", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("label: shutting down: %v", err)
+	}
+	return nil
+}
+
+// ListenAndServe listens on Options.Addr and serves until ctx is done.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := s.Listen()
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Close closes the answer log and the display folder. Every acknowledged
+// answer is already on disk.
+func (s *Server) Close() error {
+	s.sess.mu.Lock()
+	defer s.sess.mu.Unlock()
+	return errors.Join(s.sess.log.close(), s.disp.close())
+}
+
+// isLoopback reports whether addr's host is localhost or a loopback IP.
+func isLoopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}
+
+// authorized reports whether r carries the token (always, without one).
+func (s *Server) authorized(r *http.Request) bool {
+	if s.opt.Token == "" {
+		return true
+	}
+	tok := r.URL.Query().Get("token")
+	if h, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		tok = h
+	}
+	sum := sha256.Sum256([]byte(tok))
+	return subtle.ConstantTimeCompare(sum[:], s.token[:]) == 1
+}
+
+// loopbackHost reports whether the request's Host names the loopback
+// interface, which stops DNS-rebinding pages from reading a server without
+// a token.
+func loopbackHost(r *http.Request) bool {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
