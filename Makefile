@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all test fmt-check imports-check vet fix-check unit bench nadb figures figures-quick verify clean-cache clean
+.PHONY: all test fmt-check imports-check vet fix-check unit test-browser test-slurm bench nadb figures figures-quick verify clean-cache clean
 
 all: test
 
@@ -31,6 +31,17 @@ fix-check:
 
 unit:
 	$(GO) test -count=1 ./...
+
+## test-browser: the headless Chromium test of the labelling page (installs chromium and chromium-driver when missing; screenshots in bin/label-shots/)
+test-browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
+	LABEL_SCREENSHOT_DIR=$(CURDIR)/bin/label-shots $(GO) test -count=1 -run '^TestBrowser' -v ./experiments/label
+
+## test-slurm: the Slurm recipe .ci/slurm/figures.sbatch on a one-node cluster started on this machine (root; installs slurm-wlm, munge, jq when missing; about 1 minute, 2 with the install)
+test-slurm:
+	bash .ci/slurm/test.sh
 
 ## bench: every benchmark, one core and two (compare runs with benchstat)
 bench:
