@@ -59,6 +59,8 @@ type AEBorda struct {
 	scores []float64 // context scores
 	ucb    []float64 // U(c_t, ·)
 	lcb    []float64 // L(c_t, ·)
+	ctxs   []int
+	pending
 }
 
 // bordaModel is the estimator of the AE-Borda rule: a regression of the duel
@@ -89,24 +91,35 @@ func newAEBorda(env Env, m bordaModel, conf *gram.Confidence) *AEBorda {
 	}
 }
 
-// Select implements Learner.
-func (l *AEBorda) Select() Query {
+// Select implements Learner: among the offered contexts and allowed pairs.
+func (l *AEBorda) Select(o Offer) Query {
 	K := l.pool.Arms
 	mu := l.model.means()
-	for c := range l.scores {
-		l.scores[c] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
+	l.ctxs = o.ContextList(l.pool, l.ctxs)
+	scores := l.scores[:len(l.ctxs)]
+	for i, c := range l.ctxs {
+		scores[i] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
 	}
-	c := ArgmaxRand(l.scores, -1, l.rng)
+	c := l.ctxs[ArgmaxRand(scores, -1, l.rng)]
 	confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
+	o.MaskFirstArm(c, l.ucb)
 	a1 := ArgmaxRand(l.ucb, -1, l.rng)
-	a2 := (a1 + 1 + l.rng.IntN(K-1)) % K
+	a2 := o.RandomPartner(c, a1, K, l.rng)
 	return Query{Context: c, Arm1: a1, Arm2: a2}
 }
 
-// Observe implements Learner: the first arm's row joins V and the regression
-// with target 1[a_t ≻ b_t] − o.
-func (l *AEBorda) Observe(q Query, y Feedback) {
+// Pend implements Pender: the first arm's row joins V before the answer.
+func (l *AEBorda) Pend(q Query) {
 	l.conf.AddRow(l.pool.Row(q.Context, q.Arm1))
+	l.pending.add(q)
+}
+
+// Observe implements Learner: the first arm's row joins V (unless it was
+// pending) and the regression with target 1[a_t ≻ b_t] − o.
+func (l *AEBorda) Observe(q Query, y Feedback) {
+	if !l.pending.take(q) {
+		l.conf.AddRow(l.pool.Row(q.Context, q.Arm1))
+	}
 	l.model.AddTarget(q.Context, q.Arm1, float64(y))
 }
 

@@ -48,6 +48,8 @@ type AEDPO struct {
 	rng        *rand.Rand
 	scores     []float64
 	upper, low []float64
+	ctxs       []int
+	pending
 }
 
 func init() {
@@ -69,23 +71,35 @@ func (l *AEDPO) bounds(c int) float64 {
 	return confidenceBounds(l.upper, l.low, l.model.Scores[c*K:(c+1)*K], l.conf, c, l.beta)
 }
 
-// Select implements Learner.
-func (l *AEDPO) Select() Query {
-	for c := range l.scores {
-		l.scores[c] = l.bounds(c)
+// Select implements Learner: among the offered contexts and allowed pairs.
+func (l *AEDPO) Select(o Offer) Query {
+	l.ctxs = o.ContextList(l.pool, l.ctxs)
+	scores := l.scores[:len(l.ctxs)]
+	for i, c := range l.ctxs {
+		scores[i] = l.bounds(c)
 	}
-	c := ArgmaxRand(l.scores, -1, l.rng)
+	c := l.ctxs[ArgmaxRand(scores, -1, l.rng)]
 	l.bounds(c)
+	o.MaskFirstArm(c, l.upper)
 	a1 := ArgmaxRand(l.upper, -1, l.rng)
+	o.MaskSecondArm(c, a1, l.low)
 	a2 := ArgmaxRand(l.low, a1, l.rng)
 	return Query{Context: c, Arm1: a1, Arm2: a2}
 }
 
-// Observe implements Learner: V grows by the queried pair, then the duel joins
-// the MLE's data.
+// Pend implements Pender: the pair joins V before its answer.
+func (l *AEDPO) Pend(q Query) {
+	l.conf.Add(l.pool.Row(q.Context, q.Arm1), l.pool.Row(q.Context, q.Arm2))
+	l.pending.add(q)
+}
+
+// Observe implements Learner: V grows by the queried pair (unless it was
+// pending), then the duel joins the MLE's data.
 func (l *AEDPO) Observe(q Query, y Feedback) {
 	win, lose := q.WinnerLoser(y)
-	l.conf.Add(l.pool.Row(q.Context, win), l.pool.Row(q.Context, lose))
+	if !l.pending.take(q) {
+		l.conf.Add(l.pool.Row(q.Context, win), l.pool.Row(q.Context, lose))
+	}
 	l.model.AddDuel(q.Context, win, lose)
 }
 

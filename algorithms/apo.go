@@ -36,6 +36,8 @@ type APO struct {
 	conf  *gram.Confidence
 	rng   *rand.Rand
 	norms []float64
+	ctxs  []int
+	pending
 }
 
 func init() {
@@ -50,21 +52,32 @@ func newAPO(env Env, m duelModel, conf *gram.Confidence) *APO {
 	return &APO{pool: env.Pool, model: m, conf: conf, rng: NewStream(env.Seed, streamSelect), norms: make([]float64, env.Pool.Contexts)}
 }
 
-// Select implements Learner.
-func (l *APO) Select() Query {
-	for c := range l.norms {
-		_, _, l.norms[c] = l.conf.MaxPair(c)
+// Select implements Learner: the offered context and allowed pair with the
+// largest norm.
+func (l *APO) Select(o Offer) Query {
+	l.ctxs = o.ContextList(l.pool, l.ctxs)
+	norms := l.norms[:len(l.ctxs)]
+	for i, c := range l.ctxs {
+		_, _, norms[i] = maxPair(l.conf, o, c)
 	}
-	c := ArgmaxRand(l.norms, -1, l.rng)
-	a, b, _ := l.conf.MaxPair(c)
+	c := l.ctxs[ArgmaxRand(norms, -1, l.rng)]
+	a, b, _ := maxPair(l.conf, o, c)
 	return Query{Context: c, Arm1: a, Arm2: b}
+}
+
+// Pend implements Pender: the pair joins V before its answer.
+func (l *APO) Pend(q Query) {
+	l.conf.Add(l.pool.Row(q.Context, q.Arm1), l.pool.Row(q.Context, q.Arm2))
+	l.pending.add(q)
 }
 
 // Observe implements Learner: V grows by the queried pair, then the duel joins
 // the model's data.
 func (l *APO) Observe(q Query, y Feedback) {
 	win, lose := q.WinnerLoser(y)
-	l.conf.Add(l.pool.Row(q.Context, win), l.pool.Row(q.Context, lose))
+	if !l.pending.take(q) {
+		l.conf.Add(l.pool.Row(q.Context, win), l.pool.Row(q.Context, lose))
+	}
 	l.model.AddDuel(q.Context, win, lose)
 }
 

@@ -167,7 +167,7 @@ func TestAPOAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var ups [][2]int
 	for round := range 60 {
-		q := l.Select()
+		q := l.Select(Offer{})
 		ch := explicitV(t, p, cfg.Lambda, ups)
 		best, got := -1.0, 0.0
 		for c := range p.Contexts {
@@ -208,7 +208,7 @@ func TestAEBordaAgainstBruteForce(t *testing.T) {
 		var ups [][2]int
 		var ys []float64
 		for round := range 60 {
-			q := l.Select()
+			q := l.Select(Offer{})
 			if q.Arm1 == q.Arm2 {
 				t.Fatal("AE-Borda duelled an arm with itself")
 			}
@@ -252,7 +252,7 @@ func TestAEBordaSecondArmUniform(t *testing.T) {
 	var counts [4][4]int
 	const n = 12000
 	for range n {
-		q := l.Select()
+		q := l.Select(Offer{})
 		if q.Arm1 == q.Arm2 {
 			t.Fatal("AE-Borda duelled an arm with itself")
 		}
@@ -286,7 +286,7 @@ func TestAEDPOArmRule(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	var ups [][2]int
 	for round := range 80 {
-		q := l.Select()
+		q := l.Select(Offer{})
 		ch := explicitV(t, p, cfg.Lambda, ups)
 		bound, score, best := bruteBounds(t, p, ch, l.model.Theta, cfg.Beta)
 		c := q.Context
@@ -326,7 +326,7 @@ func TestBaselinesScoreAndPolicy(t *testing.T) {
 			l := mustNew(t, name, p, cfg, 15)
 			rng := rand.New(rand.NewPCG(16, 16))
 			for range 200 {
-				q := l.Select()
+				q := l.Select(Offer{})
 				l.Observe(q, btAnswer(p, theta, q, rng))
 			}
 			s, ok := l.(Scorer)

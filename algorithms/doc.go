@@ -67,7 +67,8 @@
 //
 // # Adding a baseline
 //
-// Write one file that implements Learner (Select, Observe, Policy) and
+// Write one file that implements Learner (Select among what the round's
+// Offer allows, Observe of any valid query's answer, Policy) and
 // registers a name:
 //
 //	func init() {

@@ -3,6 +3,7 @@ package algorithms_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
@@ -23,7 +24,7 @@ func Example() {
 		panic(err)
 	}
 	for range 200 {
-		q := l.Select()
+		q := l.Select(algorithms.Offer{})
 		l.Observe(q, prob.Oracle.Answer(q))
 	}
 	policy := l.Policy(nil)
@@ -41,13 +42,14 @@ func Example() {
 type winCount struct {
 	pool *algorithms.Pool
 	wins []int
-	rng  interface{ IntN(int) int }
+	rng  *rand.Rand
 }
 
-func (w *winCount) Select() algorithms.Query {
-	c := w.rng.IntN(w.pool.Contexts)
-	a := w.rng.IntN(w.pool.Arms)
-	b := (a + 1 + w.rng.IntN(w.pool.Arms-1)) % w.pool.Arms
+// Select draws an offered context and an allowed pair uniformly: the Offer's
+// helpers keep a learner within what the experimenter can answer.
+func (w *winCount) Select(o algorithms.Offer) algorithms.Query {
+	c := o.RandomContext(w.pool, w.rng)
+	a, b := o.RandomPair(c, w.pool.Arms, w.rng)
 	return algorithms.Query{Context: c, Arm1: a, Arm2: b}
 }
 

@@ -7,21 +7,64 @@ import (
 	"sync"
 )
 
-// Learner is an active contextual dueling-bandit learner over a fixed Pool
+// Learner is an active contextual dueling-bandit learner over a Pool
 // (Algorithm Neural-ADB and every baseline). The loop that drives it is:
 //
-//	for t := 1..T { q := l.Select(); y := oracle(q); l.Observe(q, y) }
+//	for t := 1..T { q := l.Select(offer_t); y := oracle(q); l.Observe(q, y) }
 //	π := l.Policy(nil)
+//
+// The contract:
+//   - Select returns a query the offer allows (Offer.Check); the zero Offer
+//     allows every context and pair.
+//   - Observe accepts the answer to any valid query of the pool, whether
+//     Select proposed it or not: answers collected earlier or by another tool
+//     are fed the same way (the conformance suite checks it). A learner
+//     never sees latent rewards, only features, queries and answers.
+//   - In the fresh-context reading the pool also holds, during Select only,
+//     this round's fresh candidate contexts (Pool.Fresh); after the answer the
+//     queried one is committed and Observe sees it under its committed index.
+//   - Policy covers the pool's committed contexts.
 //
 // Learners are not safe for concurrent use; independent learners are.
 type Learner interface {
-	// Select returns the next query; it must be valid for the pool.
-	Select() Query
-	// Observe records the answer y to q (q as returned by Select).
+	// Select returns the next query among those o allows.
+	Select(o Offer) Query
+	// Observe records the answer y to the valid query q.
 	Observe(q Query, y Feedback)
-	// Policy writes the learned policy π(c) for every context into dst
-	// (length Contexts, allocated if nil) and returns it.
+	// Policy writes the learned policy π(c) for every committed context into
+	// dst (allocated if nil) and returns it.
 	Policy(dst []int) []int
+}
+
+// Pender is implemented by learners whose uncertainty depends only on which
+// queries are asked, not on their answers (V = a·I + Σ ψψᵀ): a query that has
+// been asked but not yet answered joins the uncertainty at once (exactly), so
+// that the next Select, and the next query of a batch, accounts for it. A
+// later Observe of the same query adds only its answer. Learners without it
+// are kept from proposing a pending query twice by the offer alone
+// (SelectBatch).
+type Pender interface {
+	Pend(q Query)
+}
+
+// SelectBatch proposes k distinct queries (distinct contexts-and-pairs) for
+// labelling at once: each is selected with the previous ones pending (Pender)
+// and excluded from the offer. It returns fewer than k when the offer runs
+// out of pairs.
+func SelectBatch(l Learner, p *Pool, o Offer, k int) []Query {
+	var qs []Query
+	for len(qs) < k {
+		oi := o.Without(p, qs)
+		if oi.Contexts != nil && len(oi.Contexts) == 0 {
+			break
+		}
+		q := l.Select(oi)
+		qs = append(qs, q)
+		if pd, ok := l.(Pender); ok {
+			pd.Pend(q)
+		}
+	}
+	return qs
 }
 
 // Scorer is implemented by learners whose model assigns a utility estimate to

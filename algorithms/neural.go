@@ -113,6 +113,20 @@ func (m *NeuralModel) Duels() int { return m.duels }
 // Sigma2 returns σ²_{t−1}(c, a, b) of eq. (6).
 func (m *NeuralModel) Sigma2(c, a, b int) float64 { return m.sigmaK * m.Conf.Norm2(c, a, b) }
 
+// MaxPair returns the allowed pair (a < b) of context c with the largest
+// ‖φ_a − φ_b‖²_{V⁻¹} (eq. 3) and that squared norm.
+func (m *NeuralModel) MaxPair(o Offer, c int) (a, b int, norm2 float64) {
+	return maxPair(m.Conf, o, c)
+}
+
+// maxPair is conf.MaxPair over the pairs o allows.
+func maxPair(conf *gram.Confidence, o Offer, c int) (a, b int, norm2 float64) {
+	if o.Allowed == nil {
+		return conf.MaxPair(c)
+	}
+	return conf.MaxPairFunc(c, func(a, b int) bool { return o.Allowed(c, a, b) })
+}
+
 // Scores returns h for the arms of context c (aliases H: read only).
 func (m *NeuralModel) Scores(c int) []float64 {
 	K := m.Pool.Arms

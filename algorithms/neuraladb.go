@@ -26,13 +26,16 @@ import (
 // registered under its own name.
 type NeuralADB struct {
 	*NeuralModel
-	// ContextRule chooses c_t; nil means the paper's eq. (3).
-	ContextRule func(l *NeuralADB) int
+	// ContextRule chooses c_t among the offered contexts; nil means the
+	// paper's eq. (3).
+	ContextRule func(l *NeuralADB, o Offer) int
 	// Thompson selects the TS arm rule instead of UCB.
 	Thompson bool
 
 	Rng     *rand.Rand
 	scratch []float64
+	ctxs    []int
+	pending // queries in V whose answers have not arrived (Pend)
 }
 
 func init() {
@@ -44,7 +47,7 @@ func init() {
 
 // NewNeuralADB builds Neural-ADB with the given arm rule and context rule (nil:
 // the paper's).
-func NewNeuralADB(env Env, thompson bool, rule func(*NeuralADB) int) (*NeuralADB, error) {
+func NewNeuralADB(env Env, thompson bool, rule func(*NeuralADB, Offer) int) (*NeuralADB, error) {
 	m, err := NewNeuralModel(env, true)
 	if err != nil {
 		return nil, err
@@ -56,32 +59,40 @@ func NewNeuralADB(env Env, thompson bool, rule func(*NeuralADB) int) (*NeuralADB
 	}, nil
 }
 
-// MaxNormContext is the paper's context rule, eq. (3): the context whose most
-// uncertain arm pair has the largest ‖φ_a − φ_b‖_{V⁻¹}.
-func MaxNormContext(l *NeuralADB) int {
-	norms := l.scratch[:l.Pool.Contexts]
-	for c := range norms {
-		_, _, norms[c] = l.Conf.MaxPair(c)
+// MaxNormContext is the paper's context rule, eq. (3): the offered context
+// whose most uncertain allowed arm pair has the largest ‖φ_a − φ_b‖_{V⁻¹}.
+func MaxNormContext(l *NeuralADB, o Offer) int {
+	l.ctxs = o.ContextList(l.Pool, l.ctxs)
+	norms := l.scratch[:len(l.ctxs)]
+	for i, c := range l.ctxs {
+		_, _, norms[i] = l.MaxPair(o, c)
 	}
-	return ArgmaxRand(norms, -1, l.Rng)
+	return l.ctxs[ArgmaxRand(norms, -1, l.Rng)]
 }
 
 // Select implements Learner.
-func (l *NeuralADB) Select() Query {
+func (l *NeuralADB) Select(o Offer) Query {
 	rule := l.ContextRule
 	if rule == nil {
 		rule = MaxNormContext
 	}
-	c := rule(l)
-	a1, a2 := l.ArmRule(c)
+	c := rule(l, o)
+	a1, a2 := l.ArmRule(o, c)
 	return Query{Context: c, Arm1: a1, Arm2: a2}
 }
 
-// ArmRule applies the arm rule (eqs. 4 and 5 or 7) in context c.
-func (l *NeuralADB) ArmRule(c int) (a1, a2 int) {
+// ArmRule applies the arm rule (eqs. 4 and 5 or 7) in context c, among the
+// pairs o allows.
+func (l *NeuralADB) ArmRule(o Offer, c int) (a1, a2 int) {
 	h := l.Scores(c)
-	a1 = ArgmaxRand(h, -1, l.Rng)
 	vals := l.scratch[:len(h)]
+	if o.Allowed == nil {
+		a1 = ArgmaxRand(h, -1, l.Rng)
+	} else {
+		copy(vals, h)
+		o.MaskFirstArm(c, vals)
+		a1 = ArgmaxRand(vals, -1, l.Rng)
+	}
 	for b := range vals {
 		if b == a1 {
 			vals[b] = math.Inf(-1)
@@ -94,14 +105,24 @@ func (l *NeuralADB) ArmRule(c int) (a1, a2 int) {
 			vals[b] = h[b] + l.Cfg.Nu*sigma
 		}
 	}
+	o.MaskSecondArm(c, a1, vals)
 	a2 = ArgmaxRand(vals, a1, l.Rng)
 	return a1, a2
 }
 
-// Observe implements Learner: V grows by the queried pair, then the duel joins
-// the training data.
+// Pend implements Pender: the query's pair joins V now (V does not depend on
+// the answer); its Observe later adds only the duel.
+func (l *NeuralADB) Pend(q Query) {
+	l.Conf.Add(l.Pool.Row(q.Context, q.Arm1), l.Pool.Row(q.Context, q.Arm2))
+	l.pending.add(q)
+}
+
+// Observe implements Learner: V grows by the queried pair (unless it was
+// pending), then the duel joins the training data.
 func (l *NeuralADB) Observe(q Query, y Feedback) {
 	win, lose := q.WinnerLoser(y)
-	l.Conf.Add(l.Pool.Row(q.Context, win), l.Pool.Row(q.Context, lose))
+	if !l.pending.take(q) {
+		l.Conf.Add(l.Pool.Row(q.Context, win), l.Pool.Row(q.Context, lose))
+	}
 	l.AddDuel(q.Context, win, lose)
 }

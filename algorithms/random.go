@@ -30,12 +30,11 @@ func newRandomDuels(env Env, m duelModel) *RandomDuels {
 	return &RandomDuels{pool: env.Pool, model: m, rng: NewStream(env.Seed, streamSelect)}
 }
 
-// Select implements Learner.
-func (l *RandomDuels) Select() Query {
-	K := l.pool.Arms
-	c := l.rng.IntN(l.pool.Contexts)
-	a := l.rng.IntN(K)
-	b := (a + 1 + l.rng.IntN(K-1)) % K
+// Select implements Learner: a uniform offered context, a uniform allowed
+// ordered pair.
+func (l *RandomDuels) Select(o Offer) Query {
+	c := o.RandomContext(l.pool, l.rng)
+	a, b := o.RandomPair(c, l.pool.Arms, l.rng)
 	return Query{Context: c, Arm1: a, Arm2: b}
 }
 

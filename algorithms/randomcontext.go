@@ -12,5 +12,5 @@ func init() {
 		func(env Env) (Learner, error) { return NewNeuralADB(env, true, RandomContext) })
 }
 
-// RandomContext draws c_t uniformly from the pool.
-func RandomContext(l *NeuralADB) int { return l.Rng.IntN(l.Pool.Contexts) }
+// RandomContext draws c_t uniformly from the offered contexts.
+func RandomContext(l *NeuralADB, o Offer) int { return o.RandomContext(l.Pool, l.Rng) }

@@ -59,33 +59,47 @@ func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) 
 	return &NeuralADBLookahead{NeuralADB: b, rows: newLookaheadRows(k, b.Conf.Reg()), pairs: make([][2]int, C), score: make([]float64, C)}, nil
 }
 
-// Select implements Learner.
-func (l *NeuralADBLookahead) Select() Query {
+// Select implements Learner: the offered contexts are the pool the lookahead
+// sums over.
+func (l *NeuralADBLookahead) Select(o Offer) Query {
 	K := l.Pool.Arms
-	for c := range l.pairs {
-		a1, a2 := l.ArmRule(c)
-		l.pairs[c] = [2]int{c*K + a1, c*K + a2}
+	l.ctxs = o.ContextList(l.Pool, l.ctxs)
+	pairs := l.pairs[:len(l.ctxs)]
+	for i, c := range l.ctxs {
+		a1, a2 := l.ArmRule(o, c)
+		pairs[i] = [2]int{c*K + a1, c*K + a2}
 		l.rows.row(c*K + a1) // bring every needed row up to date before taking
 		l.rows.row(c*K + a2) // slices: a new row may move the storage
 	}
-	for c, p := range l.pairs {
+	score := l.score[:len(pairs)]
+	for i, p := range pairs {
 		ri, rj := l.rows.row(p[0]), l.rows.row(p[1])
 		q := ri[p[0]] + rj[p[1]] - ri[p[1]] - rj[p[0]]
 		s := 0.0
-		for _, u := range l.pairs {
+		for _, u := range pairs {
 			x := ri[u[0]] - ri[u[1]] - rj[u[0]] + rj[u[1]]
 			s += x * x
 		}
-		l.score[c] = s / (1 + q)
+		score[i] = s / (1 + q)
 	}
-	c := ArgmaxRand(l.score, -1, l.Rng)
-	return Query{Context: c, Arm1: l.pairs[c][0] - c*K, Arm2: l.pairs[c][1] - c*K}
+	i := ArgmaxRand(score, -1, l.Rng)
+	c := l.ctxs[i]
+	return Query{Context: c, Arm1: pairs[i][0] - c*K, Arm2: pairs[i][1] - c*K}
+}
+
+// Pend implements Pender.
+func (l *NeuralADBLookahead) Pend(q Query) {
+	l.NeuralADB.Pend(q)
+	l.rows.push(l.Conf.Row())
 }
 
 // Observe implements Learner.
 func (l *NeuralADBLookahead) Observe(q Query, y Feedback) {
+	n := l.Conf.Len()
 	l.NeuralADB.Observe(q, y)
-	l.rows.push(l.Conf.Row())
+	if l.Conf.Len() > n { // not pending: V grew
+		l.rows.push(l.Conf.Row())
+	}
 }
 
 // lookaheadRows keeps selected rows of M = K0/a − Σ_s r̃_s r̃_sᵀ, each updated

@@ -107,7 +107,7 @@ func TestLookaheadRowsExact(t *testing.T) {
 	}
 	var pairs [][2]int
 	for round := range 17 {
-		q := l.Select()
+		q := l.Select(Offer{})
 		win, lose := q.WinnerLoser(answer(round))
 		pairs = append(pairs, [2]int{pool.Row(q.Context, win), pool.Row(q.Context, lose)})
 		l.Observe(q, answer(round))
@@ -283,7 +283,7 @@ func benchRepair(b *testing.B, build func(Env) (Learner, error), warm int) {
 	}
 	round := 0
 	step := func() {
-		q := l.Select()
+		q := l.Select(Offer{})
 		l.Observe(q, answer(round))
 		round++
 	}

@@ -50,18 +50,22 @@ func NewNeuralADBTSCtx(env Env, thompson bool) (*NeuralADBTSCtx, error) {
 	}
 	l := &NeuralADBTSCtx{NeuralADB: b, nu2: 1, g: make([]float64, env.Config.Width), loss: make([]float64, env.Pool.Contexts)}
 	l.post = newLastLayer(b.NeuralModel)
-	b.ContextRule = func(*NeuralADB) int { return l.sampledWorstContext() }
+	b.ContextRule = func(_ *NeuralADB, o Offer) int { return l.sampledWorstContext(o) }
 	return l, nil
 }
 
-// sampledWorstContext draws f̃ from the posterior and returns the context of
-// the largest policy loss under it.
-func (l *NeuralADBTSCtx) sampledWorstContext() int {
+// sampledWorstContext draws f̃ from the posterior and returns the offered
+// context of the largest policy loss under it (the policy's arm and the best
+// arm among all of the context's arms: the loss does not depend on which
+// pairs may be asked).
+func (l *NeuralADBTSCtx) sampledWorstContext(o Offer) int {
 	w, K := l.post.w, l.Pool.Arms
 	l.post.sampleDirection(l.g, l.Rng.NormFloat64)
 	nu := math.Sqrt(l.nu2)
 	l.policy = l.Policy(l.policy)
-	for c := range l.loss {
+	l.ctxs = o.ContextList(l.Pool, l.ctxs)
+	loss := l.loss[:len(l.ctxs)]
+	for i, c := range l.ctxs {
 		best, pi := math.Inf(-1), 0.0
 		for a := range K {
 			n := c*K + a
@@ -71,9 +75,9 @@ func (l *NeuralADBTSCtx) sampledWorstContext() int {
 				pi = f
 			}
 		}
-		l.loss[c] = best - pi
+		loss[i] = best - pi
 	}
-	return ArgmaxRand(l.loss, -1, l.Rng)
+	return l.ctxs[ArgmaxRand(loss, -1, l.Rng)]
 }
 
 // Observe implements Learner: the duel is recorded for ν̂ before the network

@@ -9,7 +9,7 @@ import (
 
 // paperLearner builds Neural-ADB (UCB, as written) on the paper-scale Square
 // instance (d = 20, K = 10, 300 contexts, w = 50).
-func paperLearner(b *testing.B, cfg algorithms.Config, rule func(*algorithms.NeuralADB) int) (*Problem, *algorithms.NeuralADB) {
+func paperLearner(b *testing.B, cfg algorithms.Config, rule func(*algorithms.NeuralADB, algorithms.Offer) int) (*Problem, *algorithms.NeuralADB) {
 	prob, err := DefaultProblem().Build(1)
 	if err != nil {
 		b.Fatal(err)
@@ -30,10 +30,10 @@ func paperLearner(b *testing.B, cfg algorithms.Config, rule func(*algorithms.Neu
 func BenchmarkRound(b *testing.B) {
 	for _, tc := range []struct {
 		name string
-		rule func(*algorithms.NeuralADB) int
+		rule func(*algorithms.NeuralADB, algorithms.Offer) int
 	}{
 		{"paper-rule", nil},
-		{"random-contexts", func(l *algorithms.NeuralADB) int { return l.Rng.IntN(l.Pool.Contexts) }},
+		{"random-contexts", algorithms.RandomContext},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			cfg := algorithms.Default()
@@ -44,7 +44,7 @@ func BenchmarkRound(b *testing.B) {
 				prob, l := paperLearner(b, cfg, tc.rule)
 				b.StartTimer()
 				for range T {
-					q := l.Select()
+					q := l.Select(algorithms.Offer{})
 					l.Observe(q, prob.Oracle.Answer(q))
 				}
 			}

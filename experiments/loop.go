@@ -19,9 +19,9 @@ type Hooks struct {
 }
 
 // Loop is the paper's interaction, the one round loop of the project: for
-// t = from+1, …, to it asks the learner for a query (Select), checks it
-// against the pool, has the problem's oracle answer it and lets the learner
-// observe the answer. It stops with ctx's error as soon as ctx is done
+// t = from+1, …, to it asks the learner for a query among those the problem
+// offers (Select), checks it against the pool and the offer, has the
+// problem's oracle answer it and lets the learner observe the answer. It stops with ctx's error as soon as ctx is done
 // (checked every round: a round costs far more than the check), and with the
 // first error of a hook. An invalid query is an error naming the round.
 func Loop(ctx context.Context, l algorithms.Learner, prob *Problem, from, to int, h Hooks) error {
@@ -29,8 +29,8 @@ func Loop(ctx context.Context, l algorithms.Learner, prob *Problem, from, to int
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		q := l.Select()
-		if err := q.Validate(prob.Pool); err != nil {
+		q := l.Select(prob.Offer)
+		if err := prob.Offer.Check(prob.Pool, q); err != nil {
 			return fmt.Errorf("experiments: round %d: invalid %w", t, err)
 		}
 		if h.Selected != nil {

@@ -34,13 +34,16 @@ type ExtraEvaluator interface {
 	Extra(dst []float64, l algorithms.Learner) []float64
 }
 
-// Problem is one instance: what the learner sees (Pool) and what only the
-// experimenter sees (Oracle, Evaluator).
+// Problem is one instance: what the learner sees (Pool, Offer) and what only
+// the experimenter sees (Oracle, Evaluator).
 type Problem struct {
 	Name      string
 	Pool      *algorithms.Pool
 	Oracle    Oracle
 	Evaluator Evaluator
+	// Offer is what the learner may ask every round; the zero Offer is every
+	// context and pair (a replayed pool offers only recorded pairs).
+	Offer algorithms.Offer
 }
 
 // Random streams of the experiment side, inside the range algorithms.NewStream

@@ -8,15 +8,18 @@
 // way the learner gets the same checks as the paper's algorithms.
 //
 // The checks: every query is valid (context in the pool, arms in range and
-// distinct); the learner depends only on the features, its seed and the
-// answers, never on latent rewards; the same seed gives the same queries and
-// policy; the policy covers every context; K = 2 and d = 1 work; and on an easy
-// problem (linear rewards) the learned policy beats the uniformly random
-// policy's mean gap.
+// distinct) and allowed by the round's offer, under restricted offers too
+// (some contexts, some pairs); the learner depends only on the features, its
+// seed and the answers, never on latent rewards; the same seed gives the same
+// queries and policy; answers to queries the learner did not choose are
+// accepted; a batch of k queries is k distinct queries; the policy covers
+// every context; K = 2 and d = 1 work; and on an easy problem (linear rewards)
+// the learned policy beats the uniformly random policy's mean gap.
 package conformance
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -181,6 +184,76 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 		}
 	})
 
+	t.Run("honours-restricted-offers", func(t *testing.T) {
+		// Offers that change every round: a random subset of contexts and a
+		// random symmetric pair mask (each offered context keeps a pair).
+		p := problem(t, small, 6)
+		l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 3})
+		rng := rand.New(rand.NewPCG(6, 1))
+		for round := 1; round <= 80; round++ {
+			o := randomOffer(p.Pool, rng)
+			q := l.Select(o)
+			if err := o.Check(p.Pool, q); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			l.Observe(q, p.Oracle.Answer(q))
+		}
+	})
+
+	t.Run("answers-to-foreign-queries", func(t *testing.T) {
+		// Answers collected elsewhere (queries the learner did not choose)
+		// are fed through Observe, before and between its own queries; the
+		// result is still deterministic and valid.
+		run := func() trace {
+			p := problem(t, small, 7)
+			l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 4})
+			rng := rand.New(rand.NewPCG(7, 1))
+			var tr trace
+			for round := 1; round <= 90; round++ {
+				q := algorithms.Offer{}.RandomQuery(p.Pool, rng)
+				if round%3 == 0 {
+					q = l.Select(algorithms.Offer{})
+					if err := q.Validate(p.Pool); err != nil {
+						t.Fatalf("round %d: %v", round, err)
+					}
+				}
+				y := p.Oracle.Answer(q)
+				l.Observe(q, y)
+				tr.queries, tr.answers = append(tr.queries, q), append(tr.answers, y)
+			}
+			tr.policy = l.Policy(nil)
+			return tr
+		}
+		if a, b := run(), run(); !equalTraces(a, b) {
+			t.Fatal("two runs with foreign answers and the same seed differ")
+		}
+	})
+
+	t.Run("batch-of-distinct-queries", func(t *testing.T) {
+		p := problem(t, small, 8)
+		l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 5})
+		for round := 0; round < 3; round++ {
+			qs := algorithms.SelectBatch(l, p.Pool, algorithms.Offer{}, 6)
+			if len(qs) != 6 {
+				t.Fatalf("batch of %d queries, want 6", len(qs))
+			}
+			seen := map[[3]int]bool{}
+			for _, q := range qs {
+				if err := q.Validate(p.Pool); err != nil {
+					t.Fatal(err)
+				}
+				k := [3]int{q.Context, min(q.Arm1, q.Arm2), max(q.Arm1, q.Arm2)}
+				if seen[k] {
+					t.Fatalf("batch %v repeats %v", qs, q)
+				}
+				seen[k] = true
+			}
+			for _, q := range qs {
+				l.Observe(q, p.Oracle.Answer(q))
+			}
+		}
+	})
+
 	t.Run("two-arms", func(t *testing.T) {
 		drive(t, f, cfg, problem(t, experiments.Synthetic{Function: experiments.Square, Dim: 3, Arms: 2, Contexts: 10}, 4), 1, 60)
 	})
@@ -211,4 +284,34 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 			t.Errorf("mean gap %.4f is not below 80%% of the random policy's %.4f", got, random)
 		}
 	})
+}
+
+// randomOffer draws a random restricted offer for pool p: about half the
+// contexts and a symmetric mask keeping about half the pairs, with at least
+// one pair in every offered context.
+func randomOffer(p *algorithms.Pool, rng *rand.Rand) algorithms.Offer {
+	type key struct{ c, a, b int }
+	allowed := map[key]bool{}
+	var ctxs []int
+	for c := range p.Contexts {
+		if rng.IntN(2) == 0 && !(c == p.Contexts-1 && len(ctxs) == 0) {
+			continue
+		}
+		ctxs = append(ctxs, c)
+		any := false
+		for a := range p.Arms {
+			for b := a + 1; b < p.Arms; b++ {
+				if rng.IntN(2) == 0 {
+					allowed[key{c, a, b}] = true
+					any = true
+				}
+			}
+		}
+		if !any {
+			a := rng.IntN(p.Arms)
+			b := (a + 1 + rng.IntN(p.Arms-1)) % p.Arms
+			allowed[key{c, min(a, b), max(a, b)}] = true
+		}
+	}
+	return algorithms.Offer{Contexts: ctxs, Allowed: func(c, a, b int) bool { return allowed[key{c, min(a, b), max(a, b)}] }}
 }

@@ -110,6 +110,29 @@ func (c *Confidence) MaxPair(ctx int) (a, b int, norm2 float64) {
 	return a, b, max(norm2, 0)
 }
 
+// MaxPairFunc is MaxPair over the pairs (a < b) for which ok(a, b) holds;
+// norm2 is −1 (and a = b = 0) when none does.
+func (c *Confidence) MaxPairFunc(ctx int, ok func(a, b int) bool) (a, b int, norm2 float64) {
+	K := c.Arms
+	q := c.Block(ctx)
+	norm2 = -1
+	for i := range K {
+		for j := i + 1; j < K; j++ {
+			if !ok(i, j) {
+				continue
+			}
+			v := q[i*K+i] + q[j*K+j] - 2*q[i*K+j]
+			if v > norm2 {
+				a, b, norm2 = i, j, v
+			}
+		}
+	}
+	if norm2 < 0 {
+		return a, b, norm2
+	}
+	return a, b, max(norm2, 0)
+}
+
 // Row returns the most recent update vector r̃_t over all pool rows (read only);
 // nil before the first update. Callers that keep their own per-row statistics
 // (for example pool-wide lookahead rules) use it.
