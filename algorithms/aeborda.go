@@ -137,8 +137,7 @@ type ridge struct {
 	v      *mat.SymDense
 	b      []float64 // Σ x (y − o)
 	theta  []float64
-	mu     []float64 // θ̂ᵀx_n
-	prio   []int32
+	rows   rowScores // θ̂ᵀx_n
 	chol   mat.Cholesky
 }
 
@@ -150,8 +149,7 @@ func newRidge(env Env) *ridge {
 	}
 	return &ridge{
 		pool: p, offset: env.Config.BordaOffset, v: v,
-		b: make([]float64, p.Dim), theta: make([]float64, p.Dim), mu: make([]float64, p.Rows()),
-		prio: tiePriority(p.Rows(), NewStream(env.Seed, streamPolicy)),
+		b: make([]float64, p.Dim), theta: make([]float64, p.Dim), rows: newRowScores(p, env.Seed),
 	}
 }
 
@@ -171,13 +169,19 @@ func (r *ridge) AddTarget(c, a int, y float64) {
 	if err := r.chol.SolveVecTo(sol, mat.NewVecDense(d, r.b)); err != nil {
 		panic(err)
 	}
-	linearScore(r.mu, r.pool.X, r.theta)
+	r.rows.refresh(r.score)
 }
 
-func (r *ridge) means() []float64 { return r.mu }
+func (r *ridge) score(dst, x []float64) { linearScore(dst, x, r.theta) }
+
+func (r *ridge) means() []float64 {
+	r.rows.sync(r.score)
+	return r.rows.S
+}
 
 func (r *ridge) Policy(dst []int) []int {
-	return PolicyFromScores(dst, r.pool.Contexts, r.pool.Arms, r.mu, r.prio)
+	r.rows.sync(r.score)
+	return r.rows.policy(dst)
 }
 
 func (r *ridge) Score(dst, x []float64) []float64 {

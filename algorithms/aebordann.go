@@ -39,7 +39,7 @@ type bordaNet struct {
 
 func (b bordaNet) AddTarget(c, a int, y float64) { b.NeuralModel.AddTarget(c, a, y-b.offset) }
 
-func (b bordaNet) means() []float64 { return b.H }
+func (b bordaNet) means() []float64 { return b.RowScores() }
 
 func (b bordaNet) Score(dst, x []float64) []float64 {
 	dst = b.NeuralModel.Score(dst, x)

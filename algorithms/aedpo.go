@@ -68,7 +68,7 @@ func init() {
 // bounds fills U and L for the arms of context c and returns its score.
 func (l *AEDPO) bounds(c int) float64 {
 	K := l.pool.Arms
-	return confidenceBounds(l.upper, l.low, l.model.Scores[c*K:(c+1)*K], l.conf, c, l.beta)
+	return confidenceBounds(l.upper, l.low, l.model.RowScores()[c*K:(c+1)*K], l.conf, c, l.beta)
 }
 
 // Select implements Learner: among the offered contexts and allowed pairs.

@@ -96,8 +96,8 @@ func TestLinearBTGradientAndSolution(t *testing.T) {
 		t.Errorf("cos(θ̂, θ*) = %.3f after 3,000 duels, want ≥ 0.95", cos)
 	}
 	for n := range p.Rows() {
-		if s := floats.Dot(m.Theta, p.X[n*p.Dim:(n+1)*p.Dim]); s != m.Scores[n] {
-			t.Fatalf("Scores[%d] = %g, θ̂ᵀx = %g", n, m.Scores[n], s)
+		if s := floats.Dot(m.Theta, p.X[n*p.Dim:(n+1)*p.Dim]); s != m.RowScores()[n] {
+			t.Fatalf("Scores[%d] = %g, θ̂ᵀx = %g", n, m.RowScores()[n], s)
 		}
 	}
 }

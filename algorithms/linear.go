@@ -28,14 +28,12 @@ type LinearBT struct {
 	Pool *Pool
 	// Theta is θ̂ after the latest refit (zero before the first).
 	Theta []float64
-	// Scores holds θ̂ᵀx_n for every pool row, refreshed at every refit.
-	Scores []float64
 
 	lambda float64
 	iters  int
 	every  int
 	z      []float64 // duel differences x_w − x_l, one row of Dim per duel
-	prio   []int32
+	rows   rowScores // θ̂ᵀx_n for every pool row, refreshed at every refit
 	// Newton workspace.
 	grad, step, trial, w []float64
 	hess                 *mat.SymDense
@@ -49,9 +47,8 @@ func NewLinearBT(env Env) *LinearBT {
 	p := env.Pool
 	d := p.Dim
 	return &LinearBT{
-		Pool: p, Theta: make([]float64, d), Scores: make([]float64, p.Rows()),
+		Pool: p, Theta: make([]float64, d), rows: newRowScores(p, env.Seed),
 		lambda: env.Config.Lambda, iters: env.Config.MLEIters, every: env.Config.RetrainEvery,
-		prio: tiePriority(p.Rows(), NewStream(env.Seed, streamPolicy)),
 		grad: make([]float64, d), step: make([]float64, d), trial: make([]float64, d),
 		hess: mat.NewSymDense(d, nil),
 	}
@@ -168,16 +165,20 @@ func (m *LinearBT) Fit() int {
 	return it
 }
 
-func (m *LinearBT) refreshScores() {
-	d := m.Pool.Dim
-	for n := range m.Scores {
-		m.Scores[n] = floats.Dot(m.Theta, m.Pool.X[n*d:(n+1)*d])
-	}
+func (m *LinearBT) refreshScores() { m.rows.refresh(m.score) }
+
+func (m *LinearBT) score(dst, x []float64) { linearScore(dst, x, m.Theta) }
+
+// RowScores returns θ̂ᵀx_n for every pool row (read only).
+func (m *LinearBT) RowScores() []float64 {
+	m.rows.sync(m.score)
+	return m.rows.S
 }
 
-// Policy writes argmax_a θ̂ᵀx_{c,a} for every context into dst.
+// Policy writes argmax_a θ̂ᵀx_{c,a} for every committed context into dst.
 func (m *LinearBT) Policy(dst []int) []int {
-	return PolicyFromScores(dst, m.Pool.Contexts, m.Pool.Arms, m.Scores, m.prio)
+	m.rows.sync(m.score)
+	return m.rows.policy(dst)
 }
 
 // Score writes θ̂ᵀx for the rows of x into dst (Scorer).

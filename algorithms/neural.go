@@ -24,12 +24,10 @@ type NeuralModel struct {
 	Net  *mlp.Net
 	// Conf holds Q_c = Φ_c V⁻¹ Φ_cᵀ for every context; nil when not requested.
 	Conf *gram.Confidence
-	// H holds h(x_n;θ_t) for every pool row, refreshed after every retrain.
-	H []float64
 
+	rows    rowScores // h(x_n;θ_t) for every pool row, refreshed after every retrain
 	trainer *mlp.Trainer
 	feat    *mlp.Features
-	prio    []int32
 	duels   int
 	targets int         // regression targets (AddTarget)
 	sigmaK  float64     // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
@@ -51,13 +49,13 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	}
 	m := &NeuralModel{
 		Pool: p, Cfg: cfg, Net: net, trainer: tr,
-		prio:   tiePriority(p.Rows(), NewStream(env.Seed, streamPolicy)),
+		rows:   newRowScores(p, env.Seed),
 		sigmaK: cfg.Lambda / cfg.Kappa,
 	}
 	if cfg.SigmaWidth == SigmaTwice {
 		m.sigmaK /= float64(cfg.Width)
 	}
-	m.H = net.Predict(nil, p.X, nil)
+	net.Predict(m.rows.S, p.X, nil)
 	if withConfidence {
 		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
 		var k gram.Kernel
@@ -80,9 +78,29 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	return m, nil
 }
 
+// score writes h(x;θ_t) for the feature rows x into dst.
+func (m *NeuralModel) score(dst, x []float64) { m.Net.Predict(dst, x, nil) }
+
+// sync brings the per-row state up to date with the pool (committed contexts
+// added, fresh ones replaced; see Pool).
+func (m *NeuralModel) sync() {
+	if m.rows.gen == m.Pool.Generation() {
+		return
+	}
+	m.rows.sync(m.score)
+	m.trainer.SetInputs(m.Pool.X)
+}
+
+// RowScores returns h(x_n;θ_t) for every pool row (read only).
+func (m *NeuralModel) RowScores() []float64 {
+	m.sync()
+	return m.rows.S
+}
+
 // AddDuel records that arm win beat arm lose in context c and retrains the
 // network every Cfg.RetrainEvery duels (warm start unless Cfg.Reset).
 func (m *NeuralModel) AddDuel(c, win, lose int) {
+	m.sync()
 	m.trainer.Add(m.Pool.Row(c, win), m.Pool.Row(c, lose))
 	m.duels++
 	if m.duels%m.Cfg.RetrainEvery == 0 {
@@ -94,6 +112,7 @@ func (m *NeuralModel) AddDuel(c, win, lose int) {
 // regression loss of internal/mlp, used by AE-Borda (NN)) and retrains the
 // network every Cfg.RetrainEvery recorded duels and targets together.
 func (m *NeuralModel) AddTarget(c, a int, y float64) {
+	m.sync()
 	m.trainer.AddTarget(m.Pool.Row(c, a), y)
 	m.targets++
 	if (m.duels+m.targets)%m.Cfg.RetrainEvery == 0 {
@@ -103,8 +122,9 @@ func (m *NeuralModel) AddTarget(c, a int, y float64) {
 
 // Retrain runs one training round and refreshes H.
 func (m *NeuralModel) Retrain() {
+	m.sync()
 	m.trainer.Train()
-	m.Net.Predict(m.H, m.Pool.X, nil)
+	m.rows.refresh(m.score)
 }
 
 // Duels returns the number of recorded duels.
@@ -130,12 +150,13 @@ func maxPair(conf *gram.Confidence, o Offer, c int) (a, b int, norm2 float64) {
 // Scores returns h for the arms of context c (aliases H: read only).
 func (m *NeuralModel) Scores(c int) []float64 {
 	K := m.Pool.Arms
-	return m.H[c*K : (c+1)*K]
+	return m.RowScores()[c*K : (c+1)*K]
 }
 
 // Policy returns π(c) = argmax_a h(x_{c,a};θ_t) (eq. 8) for every context.
 func (m *NeuralModel) Policy(dst []int) []int {
-	return PolicyFromScores(dst, m.Pool.Contexts, m.Pool.Arms, m.H, m.prio)
+	m.sync()
+	return m.rows.policy(dst)
 }
 
 // Score evaluates h(·;θ_t) on arbitrary feature rows.

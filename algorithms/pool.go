@@ -5,14 +5,74 @@ import (
 	"math"
 )
 
-// Pool is what a learner may see of a problem (paper Section 2): a fixed set of
-// Contexts contexts, each with Arms arms, and the feature vector
-// x_{c,a} = φ(c,a) ∈ R^Dim of every (context, arm). It never holds rewards.
+// Pool is what a learner may see of a problem (paper Section 2): Contexts
+// contexts, each with Arms arms, and the feature vector x_{c,a} = φ(c,a) ∈
+// R^Dim of every (context, arm). It never holds rewards.
+//
+// In the paper's fixed-pool reading the contexts never change. In the
+// fresh-context reading the experimenter draws new candidate contexts every
+// round: the last Fresh() contexts of the pool are this round's candidates
+// (SetFresh), and after the answer the queried one is kept as the next
+// committed context and the others are dropped (Commit). Committed contexts
+// never change; fresh ones change every round, so a learner recomputes
+// whatever it keeps about them whenever Generation changes.
 type Pool struct {
-	Contexts int       // |C| ≥ 1
+	Contexts int       // contexts visible now: Committed() committed ones, then Fresh() fresh ones
 	Arms     int       // K ≥ 2
 	Dim      int       // d ≥ 1
 	X        []float64 // row n = c·Arms + a holds x_{c,a}; Contexts·Arms rows × Dim
+
+	fresh int
+	gen   uint64
+}
+
+// Committed returns the number of contexts that stay (all of them in the
+// fixed-pool reading); they are contexts 0 … Committed()−1.
+func (p *Pool) Committed() int { return p.Contexts - p.fresh }
+
+// Fresh returns the number of this round's fresh candidate contexts (0 in
+// the fixed-pool reading): contexts Committed() … Contexts−1.
+func (p *Pool) Fresh() int { return p.fresh }
+
+// Generation changes whenever rows of the pool change (SetFresh, Commit), so
+// that a learner can tell when to recompute what it keeps per row.
+func (p *Pool) Generation() uint64 { return p.gen }
+
+// SetFresh replaces the fresh contexts with the rows of x (a whole number of
+// contexts of Arms rows of Dim features, all finite).
+func (p *Pool) SetFresh(x []float64) error {
+	per := p.Arms * p.Dim
+	if len(x)%per != 0 {
+		return fmt.Errorf("algorithms: %d fresh feature values are not whole contexts of %d arms × %d dims", len(x), p.Arms, p.Dim)
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("algorithms: fresh feature %d is %v", i, v)
+		}
+	}
+	c := p.Committed()
+	p.X = append(p.X[:c*per], x...)
+	p.fresh = len(x) / per
+	p.Contexts = c + p.fresh
+	p.gen++
+	return nil
+}
+
+// Commit keeps the fresh context c as committed context Committed() (its
+// rows move there) and drops the other fresh contexts. It returns the
+// committed index.
+func (p *Pool) Commit(c int) (int, error) {
+	first := p.Committed()
+	if c < first || c >= p.Contexts {
+		return 0, fmt.Errorf("algorithms: context %d is not fresh (fresh contexts are %d … %d)", c, first, p.Contexts-1)
+	}
+	per := p.Arms * p.Dim
+	copy(p.X[first*per:(first+1)*per], p.X[c*per:(c+1)*per])
+	p.X = p.X[:(first+1)*per]
+	p.fresh = 0
+	p.Contexts = first + 1
+	p.gen++
+	return first, nil
 }
 
 // NewPool checks and wraps feature rows.
@@ -25,7 +85,7 @@ func NewPool(contexts, arms, dim int, x []float64) (*Pool, error) {
 func (p *Pool) Validate() error {
 	switch {
 	case p.Contexts < 1:
-		return fmt.Errorf("pool: %d contexts, need at least 1", p.Contexts)
+		return fmt.Errorf("pool: %d contexts, need at least 1 (fresh ones count)", p.Contexts)
 	case p.Arms < 2:
 		return fmt.Errorf("pool: %d arms per context, need K ≥ 2 to form a duel", p.Arms)
 	case p.Dim < 1:

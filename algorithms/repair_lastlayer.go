@@ -88,8 +88,9 @@ func (ll *lastLayer) rebuild(m *NeuralModel) {
 		prec.SetSym(i, i, ll.rho)
 	}
 	s := plusLossScale(m.Cfg, len(ll.duels))
+	h := m.RowScores()
 	for _, dl := range ll.duels {
-		prec.SymRankOne(prec, s*plusDsigmoid(m.H[dl[0]]-m.H[dl[1]]), mat.NewVecDense(w, ll.diff(dl[0], dl[1])))
+		prec.SymRankOne(prec, s*plusDsigmoid(h[dl[0]]-h[dl[1]]), mat.NewVecDense(w, ll.diff(dl[0], dl[1])))
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(prec) {
@@ -116,7 +117,8 @@ func (ll *lastLayer) rebuild(m *NeuralModel) {
 // one a rebuild would give; each retrain rebuilds it exactly.
 func (ll *lastLayer) add(m *NeuralModel, win, lose int) {
 	ll.duels = append(ll.duels, [2]int{win, lose})
-	kappa := plusLossScale(m.Cfg, len(ll.duels)) * plusDsigmoid(m.H[win]-m.H[lose])
+	h := m.RowScores()
+	kappa := plusLossScale(m.Cfg, len(ll.duels)) * plusDsigmoid(h[win]-h[lose])
 	psi := ll.diff(win, lose)
 	w := ll.w
 	q := 0.0

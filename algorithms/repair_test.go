@@ -184,7 +184,7 @@ func TestLastLayerExact(t *testing.T) {
 		for k := range psi {
 			psi[k] = ll.emb[d[0]*w+k] - ll.emb[d[1]*w+k]
 		}
-		s := logistic.Sigmoid(m.H[d[0]] - m.H[d[1]])
+		s := logistic.Sigmoid(m.RowScores()[d[0]] - m.RowScores()[d[1]])
 		prec.SymRankOne(prec, s*(1-s), mat.NewVecDense(w, psi))
 	}
 	var inv mat.Dense

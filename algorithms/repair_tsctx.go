@@ -63,13 +63,14 @@ func (l *NeuralADBTSCtx) sampledWorstContext(o Offer) int {
 	l.post.sampleDirection(l.g, l.Rng.NormFloat64)
 	nu := math.Sqrt(l.nu2)
 	l.policy = l.Policy(l.policy)
+	h := l.RowScores()
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
 	loss := l.loss[:len(l.ctxs)]
 	for i, c := range l.ctxs {
 		best, pi := math.Inf(-1), 0.0
 		for a := range K {
 			n := c*K + a
-			f := l.H[n] + nu*plusDot(l.post.emb[n*w:(n+1)*w], l.g)
+			f := h[n] + nu*plusDot(l.post.emb[n*w:(n+1)*w], l.g)
 			best = max(best, f)
 			if a == l.policy[c] {
 				pi = f
@@ -85,7 +86,8 @@ func (l *NeuralADBTSCtx) sampledWorstContext(o Offer) int {
 func (l *NeuralADBTSCtx) Observe(q Query, y Feedback) {
 	win, lose := q.WinnerLoser(y)
 	rw, rl := l.Pool.Row(q.Context, win), l.Pool.Row(q.Context, lose)
-	l.recM = append(l.recM, l.H[rw]-l.H[rl])
+	h := l.RowScores()
+	l.recM = append(l.recM, h[rw]-h[rl])
 	l.recV = append(l.recV, l.post.var2(rw, rl))
 	l.NeuralADB.Observe(q, y)
 	if l.Duels()%l.Cfg.RetrainEvery == 0 { // the network was retrained

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
@@ -49,7 +50,7 @@ func TestReadPool(t *testing.T) {
 		Features: []string{"x1", "x2"},
 		Utility:  []float64{2, 0, 1, 0, 1, 3},
 	}
-	if d := cmp.Diff(want, pf); d != "" {
+	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
 		t.Errorf("ReadPool (-want +got):\n%s", d)
 	}
 
@@ -60,7 +61,7 @@ func TestReadPool(t *testing.T) {
 		Pool:     &algorithms.Pool{Contexts: 2, Arms: 2, Dim: 1, X: []float64{1, 3, 2, 4}},
 		Contexts: []string{"c1", "c2"}, Arms: []string{"a", "b", "a", "b"}, Features: []string{"X1"},
 	}
-	if d := cmp.Diff(want, pf); d != "" {
+	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
 		t.Errorf("ReadPool, shuffled columns (-want +got):\n%s", d)
 	}
 
@@ -68,7 +69,7 @@ func TestReadPool(t *testing.T) {
 	if err := WritePool(&b, mustPool(t, tinyPool)); err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(mustPool(t, tinyPool), mustPool(t, b.String())); d != "" {
+	if d := cmp.Diff(mustPool(t, tinyPool), mustPool(t, b.String()), cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
 		t.Errorf("WritePool does not round-trip (-want +got):\n%s", d)
 	}
 }

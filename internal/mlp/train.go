@@ -183,6 +183,31 @@ func NewTrainer(net *Net, x []float64, cfg TrainConfig, rng *rand.Rand) (*Traine
 	}, nil
 }
 
+// SetInputs replaces the trainer's input rows with x: the rows that recorded
+// pairs and targets use must stay where they are, unchanged (as committed
+// contexts do in the fresh-context reading); other rows may change, be added
+// or be dropped.
+func (tr *Trainer) SetInputs(x []float64) {
+	in := tr.Net.Arch.In
+	rows := len(x) / in
+	if len(x) != rows*in {
+		panic("mlp: SetInputs input is not a whole number of rows")
+	}
+	for _, r := range tr.uniq {
+		if r >= rows {
+			panic("mlp: SetInputs drops a row that recorded data use")
+		}
+	}
+	tr.x = x
+	if rows < tr.rows {
+		tr.slot = tr.slot[:rows]
+	}
+	for range rows - tr.rows {
+		tr.slot = append(tr.slot, -1)
+	}
+	tr.rows = rows
+}
+
 // Add records that pool row win beat pool row lose.
 func (tr *Trainer) Add(win, lose int) {
 	if win < 0 || win >= tr.rows || lose < 0 || lose >= tr.rows {
