@@ -5,8 +5,6 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
-
-	"github.com/neural-adb/nadb/internal/gram"
 )
 
 // AEBorda is AE-Borda (Mehta et al. 2023, "Sample Efficient Reinforcement
@@ -53,7 +51,7 @@ import (
 type AEBorda struct {
 	pool   *Pool
 	model  bordaModel
-	conf   *gram.Confidence
+	conf   Confidence
 	beta   float64
 	rng    *rand.Rand
 	scores []float64 // context scores
@@ -83,7 +81,7 @@ func init() {
 		})
 }
 
-func newAEBorda(env Env, m bordaModel, conf *gram.Confidence) *AEBorda {
+func newAEBorda(env Env, m bordaModel, conf Confidence) *AEBorda {
 	return &AEBorda{
 		pool: env.Pool, model: m, conf: conf, beta: env.Config.Beta,
 		rng:    NewStream(env.Seed, streamSelect),
@@ -96,7 +94,8 @@ func (l *AEBorda) Select(o Offer) Query {
 	K := l.pool.Arms
 	mu := l.model.means()
 	l.ctxs = o.ContextList(l.pool, l.ctxs)
-	scores := l.scores[:len(l.ctxs)]
+	l.scores = resize(l.scores, len(l.ctxs))
+	scores := l.scores
 	for i, c := range l.ctxs {
 		scores[i] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
 	}

@@ -2,8 +2,6 @@ package algorithms
 
 import (
 	"math/rand/v2"
-
-	"github.com/neural-adb/nadb/internal/gram"
 )
 
 // AEDPO is OUR INTERPRETATION of AE-DPO (Mehta et al. 2023, "Sample
@@ -43,7 +41,7 @@ import (
 type AEDPO struct {
 	pool       *Pool
 	model      *LinearBT
-	conf       *gram.Confidence
+	conf       Confidence
 	beta       float64
 	rng        *rand.Rand
 	scores     []float64
@@ -74,7 +72,8 @@ func (l *AEDPO) bounds(c int) float64 {
 // Select implements Learner: among the offered contexts and allowed pairs.
 func (l *AEDPO) Select(o Offer) Query {
 	l.ctxs = o.ContextList(l.pool, l.ctxs)
-	scores := l.scores[:len(l.ctxs)]
+	l.scores = resize(l.scores, len(l.ctxs))
+	scores := l.scores
 	for i, c := range l.ctxs {
 		scores[i] = l.bounds(c)
 	}

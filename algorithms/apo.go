@@ -2,8 +2,6 @@ package algorithms
 
 import (
 	"math/rand/v2"
-
-	"github.com/neural-adb/nadb/internal/gram"
 )
 
 // APO is Active Preference Optimization (Das et al. 2024, "Active Preference
@@ -33,7 +31,7 @@ import (
 type APO struct {
 	pool  *Pool
 	model duelModel
-	conf  *gram.Confidence
+	conf  Confidence
 	rng   *rand.Rand
 	norms []float64
 	ctxs  []int
@@ -48,7 +46,7 @@ func init() {
 		})
 }
 
-func newAPO(env Env, m duelModel, conf *gram.Confidence) *APO {
+func newAPO(env Env, m duelModel, conf Confidence) *APO {
 	return &APO{pool: env.Pool, model: m, conf: conf, rng: NewStream(env.Seed, streamSelect), norms: make([]float64, env.Pool.Contexts)}
 }
 
@@ -56,7 +54,8 @@ func newAPO(env Env, m duelModel, conf *gram.Confidence) *APO {
 // largest norm.
 func (l *APO) Select(o Offer) Query {
 	l.ctxs = o.ContextList(l.pool, l.ctxs)
-	norms := l.norms[:len(l.ctxs)]
+	l.norms = resize(l.norms, len(l.ctxs))
+	norms := l.norms
 	for i, c := range l.ctxs {
 		_, _, norms[i] = maxPair(l.conf, o, c)
 	}

@@ -212,9 +212,15 @@ type duelModel interface {
 }
 
 // newLinearConfidence returns the exact confidence state of the linear
-// baselines: V = λI + Σψψᵀ on the raw features (gram.Linear kernel).
-func newLinearConfidence(env Env) *gram.Confidence {
+// baselines: V = λI + Σψψᵀ on the raw features — by the kernel route
+// (gram.Linear) on a fixed pool, with V⁻¹ kept explicitly (gram.Primal, d×d)
+// when the pool has fresh contexts.
+func newLinearConfidence(env Env) Confidence {
 	p := env.Pool
+	if p.Fresh() > 0 {
+		d := p.Dim
+		return gram.NewPrimal(d, p.Arms, env.Config.Lambda, func(n int) []float64 { return p.X[n*d : (n+1)*d] })
+	}
 	conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
 	conf.RefreshEvery = env.Config.RefreshEvery
 	return conf
@@ -223,7 +229,7 @@ func newLinearConfidence(env Env) *gram.Confidence {
 // confidenceBounds writes means[a] ± β‖x_{c,a}‖_{V⁻¹} for the arms of context c
 // into upper and lower and returns max_a upper − max_a lower, the context
 // score of AE-Borda and AE-DPO. means holds the K estimates of context c.
-func confidenceBounds(upper, lower, means []float64, conf *gram.Confidence, c int, beta float64) float64 {
+func confidenceBounds(upper, lower, means []float64, conf Confidence, c int, beta float64) float64 {
 	maxU, maxL := math.Inf(-1), math.Inf(-1)
 	for a, m := range means {
 		w := beta * math.Sqrt(conf.RowNorm2(c, a))

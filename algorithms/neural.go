@@ -139,14 +139,6 @@ func (m *NeuralModel) MaxPair(o Offer, c int) (a, b int, norm2 float64) {
 	return maxPair(m.Conf, o, c)
 }
 
-// maxPair is conf.MaxPair over the pairs o allows.
-func maxPair(conf *gram.Confidence, o Offer, c int) (a, b int, norm2 float64) {
-	if o.Allowed == nil {
-		return conf.MaxPair(c)
-	}
-	return conf.MaxPairFunc(c, func(a, b int) bool { return o.Allowed(c, a, b) })
-}
-
 // Scores returns h for the arms of context c (aliases H: read only).
 func (m *NeuralModel) Scores(c int) []float64 {
 	K := m.Pool.Arms

@@ -64,6 +64,9 @@ func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) 
 func (l *NeuralADBLookahead) Select(o Offer) Query {
 	K := l.Pool.Arms
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
+	if len(l.pairs) < len(l.ctxs) {
+		l.pairs = make([][2]int, len(l.ctxs))
+	}
 	pairs := l.pairs[:len(l.ctxs)]
 	for i, c := range l.ctxs {
 		a1, a2 := l.ArmRule(o, c)
@@ -71,7 +74,8 @@ func (l *NeuralADBLookahead) Select(o Offer) Query {
 		l.rows.row(c*K + a1) // bring every needed row up to date before taking
 		l.rows.row(c*K + a2) // slices: a new row may move the storage
 	}
-	score := l.score[:len(pairs)]
+	l.score = resize(l.score, len(pairs))
+	score := l.score
 	for i, p := range pairs {
 		ri, rj := l.rows.row(p[0]), l.rows.row(p[1])
 		q := ri[p[0]] + rj[p[1]] - ri[p[1]] - rj[p[0]]

@@ -65,7 +65,8 @@ func (l *NeuralADBTSCtx) sampledWorstContext(o Offer) int {
 	l.policy = l.Policy(l.policy)
 	h := l.RowScores()
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
-	loss := l.loss[:len(l.ctxs)]
+	l.loss = resize(l.loss, len(l.ctxs))
+	loss := l.loss
 	for i, c := range l.ctxs {
 		best, pi := math.Inf(-1), 0.0
 		for a := range K {

@@ -70,9 +70,10 @@ func tiePriority(rows int, rng *rand.Rand) []int32 {
 // breaking exact ties by prio (higher wins). scores and prio have one entry per
 // pool row.
 func PolicyFromScores(dst []int, contexts, arms int, scores []float64, prio []int32) []int {
-	if dst == nil {
+	if cap(dst) < contexts {
 		dst = make([]int, contexts)
 	}
+	dst = dst[:contexts]
 	for c := range contexts {
 		s := scores[c*arms : (c+1)*arms]
 		best := 0

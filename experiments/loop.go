@@ -14,7 +14,8 @@ type Hooks struct {
 	// round t−1 (the lock-on study reads its confidence state here).
 	Selected func(t int, q algorithms.Query)
 	// Observed is called after the learner has observed the answer y to q
-	// in round t.
+	// in round t (q as the learner saw it: in the fresh-context reading, the
+	// queried context's committed index).
 	Observed func(t int, q algorithms.Query, y algorithms.Feedback) error
 }
 
@@ -29,14 +30,27 @@ func Loop(ctx context.Context, l algorithms.Learner, prob *Problem, from, to int
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		q := l.Select(prob.Offer)
-		if err := prob.Offer.Check(prob.Pool, q); err != nil {
+		o := prob.Offer
+		if prob.Rounds != nil {
+			var err error
+			if o, err = prob.Rounds.Begin(t); err != nil {
+				return fmt.Errorf("experiments: round %d: %w", t, err)
+			}
+		}
+		q := l.Select(o)
+		if err := o.Check(prob.Pool, q); err != nil {
 			return fmt.Errorf("experiments: round %d: invalid %w", t, err)
 		}
 		if h.Selected != nil {
 			h.Selected(t, q)
 		}
 		y := prob.Oracle.Answer(q)
+		if prob.Rounds != nil {
+			var err error
+			if q, err = prob.Rounds.End(q); err != nil {
+				return fmt.Errorf("experiments: round %d: %w", t, err)
+			}
+		}
 		l.Observe(q, y)
 		if h.Observed != nil {
 			if err := h.Observed(t, q, y); err != nil {

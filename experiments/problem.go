@@ -44,6 +44,9 @@ type Problem struct {
 	// Offer is what the learner may ask every round; the zero Offer is every
 	// context and pair (a replayed pool offers only recorded pairs).
 	Offer algorithms.Offer
+	// Rounds, if not nil, changes the offer (and the pool's fresh contexts)
+	// every round, and takes precedence over Offer (fresh.go).
+	Rounds Rounds
 }
 
 // Random streams of the experiment side, inside the range algorithms.NewStream
@@ -51,8 +54,9 @@ type Problem struct {
 // predict the answers. Problems of other packages (pool, realdata) draw from
 // the same two streams.
 const (
-	StreamProblem  = 101 // the instance: pool features, θ, data splits
-	StreamFeedback = 102 // the answers: Bradley–Terry draws, coins
+	StreamProblem    = 101 // the instance: pool features, θ, data splits
+	StreamFeedback   = 102 // the answers: Bradley–Terry draws, coins
+	StreamCandidates = 103 // the fresh candidate contexts of every round
 )
 
 // Latent holds the latent reward f(x_{c,a}) of every pool row and evaluates
@@ -86,9 +90,10 @@ func (l *Latent) RandomPolicyGap() float64 {
 
 // Gaps implements Evaluator.
 func (l *Latent) Gaps(dst []float64, policy []int) []float64 {
-	if dst == nil {
+	if cap(dst) < len(policy) {
 		dst = make([]float64, len(policy))
 	}
+	dst = dst[:len(policy)]
 	for c, a := range policy {
 		dst[c] = l.Best(c) - l.F[c*l.Arms+a]
 	}

@@ -36,6 +36,10 @@ type ProblemSpec struct {
 	// for cems, the number of training students (0: all not held out).
 	Contexts int       `json:"contexts,omitempty"`
 	Theta    ThetaDraw `json:"theta,omitempty"` // synthetic: how θ is drawn
+	// Candidates > 0 is the fresh-context reading of a synthetic problem:
+	// that many new contexts every round, Contexts the evaluation pool (see
+	// Synthetic.Candidates); 0 is the fixed pool.
+	Candidates int `json:"candidates,omitempty"`
 
 	// Holdout is the held-out evaluation set: students (cems, 0: 101) or
 	// samples (shuttle, 0: 2000).
@@ -119,7 +123,7 @@ func DefaultProblem() ProblemSpec {
 func init() {
 	for _, f := range Functions {
 		RegisterProblem(string(f), ProblemKind{
-			Uses:  []string{"d", "K", "contexts", "theta"},
+			Uses:  []string{"d", "K", "contexts", "theta", "candidates"},
 			Check: func(p ProblemSpec) error { return p.synthetic().Validate() },
 			Build: func(p ProblemSpec, seed uint64) (*Problem, error) { return p.synthetic().New(seed) },
 		})
@@ -127,7 +131,7 @@ func init() {
 }
 
 func (p ProblemSpec) synthetic() Synthetic {
-	return Synthetic{Function: Function(p.Name), Dim: p.Dim, Arms: p.Arms, Contexts: p.Contexts, Theta: p.Theta}
+	return Synthetic{Function: Function(p.Name), Dim: p.Dim, Arms: p.Arms, Contexts: p.Contexts, Theta: p.Theta, Candidates: p.Candidates}
 }
 
 // Validate reports the first invalid field by its name. It reads no files

@@ -76,30 +76,45 @@ func RunLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithm
 }
 
 func runLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithms.Learner, start time.Time, onCheckpoint func(Checkpoint)) (*Result, error) {
-	res := &Result{Spec: spec, Counts: make([]int, prob.Pool.Contexts)}
+	res := &Result{Spec: spec, Counts: make([]int, prob.Pool.Committed())}
 	extra, _ := prob.Evaluator.(ExtraEvaluator)
 	if extra != nil {
 		res.ExtraColumns = extra.ExtraColumns()
 	}
+	modelEv, _ := prob.Evaluator.(ModelEvaluator)
 	var (
-		policy []int
-		gaps   []float64
-		regret float64
+		policy      []int
+		gaps, model []float64
+		regret      float64
 	)
-	check := func(t int) {
+	check := func(t int) error {
 		policy = learner.Policy(policy)
-		gaps = prob.Evaluator.Gaps(gaps, policy)
-		cp := Checkpoint{T: t, WorstGap: slices.Max(gaps), QueriedGap: math.NaN(), AvgRegret: math.NaN(), TopShare: math.NaN()}
-		sum, qsum, top := 0.0, 0.0, 0
-		for c, g := range gaps {
-			sum += g
-			if n := res.Counts[c]; n > 0 {
-				qsum += float64(n) * g
+		gaps = prob.Evaluator.Gaps(gaps, policy) // the learner's contexts
+		over := gaps                             // the contexts worst and mean gap are over
+		if modelEv != nil {
+			var err error
+			if model, err = modelEv.ModelGaps(model, learner); err != nil {
+				return err
+			}
+			over = model
+		}
+		cp := Checkpoint{T: t, WorstGap: math.NaN(), MeanGap: math.NaN(), QueriedGap: math.NaN(), AvgRegret: math.NaN(), TopShare: math.NaN()}
+		if len(over) > 0 {
+			cp.WorstGap = slices.Max(over)
+			sum := 0.0
+			for _, g := range over {
+				sum += g
+			}
+			cp.MeanGap = sum / float64(len(over))
+		}
+		qsum, top := 0.0, 0
+		for c, n := range res.Counts {
+			if n > 0 {
+				qsum += float64(n) * gaps[c]
 				cp.Distinct++
 				top = max(top, n)
 			}
 		}
-		cp.MeanGap = sum / float64(len(gaps))
 		if t > 0 {
 			cp.QueriedGap = qsum / float64(t)
 			cp.AvgRegret = regret / float64(t)
@@ -113,9 +128,15 @@ func runLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithm
 		if onCheckpoint != nil {
 			onCheckpoint(cp)
 		}
+		return nil
 	}
-	check(0)
+	if err := check(0); err != nil {
+		return nil, &SetupError{err}
+	}
 	hooks := Hooks{Observed: func(t int, q algorithms.Query, y algorithms.Feedback) error {
+		for len(res.Counts) <= q.Context { // a context committed in the fresh-context reading
+			res.Counts = append(res.Counts, 0)
+		}
 		res.Counts[q.Context]++
 		regret += prob.Evaluator.Regret(q)
 		return nil
@@ -126,7 +147,9 @@ func runLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithm
 			return nil, fmt.Errorf("%s: %w", spec.Algorithm, err)
 		}
 		t = next
-		check(t)
+		if err := check(t); err != nil {
+			return nil, fmt.Errorf("%s: %w", spec.Algorithm, err)
+		}
 	}
 	return res, nil
 }

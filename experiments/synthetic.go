@@ -79,6 +79,11 @@ type Synthetic struct {
 	Arms     int // K
 	Contexts int // |C|, the fixed pool size (paper: most plausibly 300)
 	Theta    ThetaDraw
+	// Candidates > 0 selects the fresh-context reading: every round draws
+	// Candidates new contexts from the same distribution for the learner to
+	// choose among, and the Contexts contexts drawn once are the evaluation
+	// pool, never offered (fresh.go). 0 is the fixed-pool reading.
+	Candidates int
 }
 
 // Validate reports the first invalid field.
@@ -93,6 +98,8 @@ func (s Synthetic) Validate() error {
 		return fmt.Errorf("experiments: K must be ≥ 2 arms per context to form a duel, got %d", s.Arms)
 	case s.Contexts < 1:
 		return fmt.Errorf("experiments: contexts must be ≥ 1, got %d", s.Contexts)
+	case s.Candidates < 0:
+		return fmt.Errorf("experiments: candidates must be ≥ 0 (0: the fixed pool), got %d", s.Candidates)
 	}
 	if err := s.Theta.Validate(); err != nil {
 		return fmt.Errorf("experiments: theta: %w", err)
@@ -101,18 +108,40 @@ func (s Synthetic) Validate() error {
 }
 
 // New draws the instance for seed: x_{c,a} ~ U(−1,1)^d and θ from the stream
-// (seed, StreamProblem), Bradley–Terry feedback from (seed, StreamFeedback).
+// (seed, StreamProblem), Bradley–Terry feedback from (seed, StreamFeedback);
+// with Candidates > 0 the fresh contexts come from (seed, StreamCandidates)
+// and the pool drawn here is the evaluation pool (the same instance as the
+// fixed-pool reading's, so the two readings are paired by seed).
 func (s Synthetic) New(seed uint64) (*Problem, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	x, theta, f := s.draw(seed)
+	if s.Candidates > 0 {
+		return s.fresh(seed, x, theta, f)
+	}
+	pool, err := algorithms.NewPool(s.Contexts, s.Arms, s.Dim, x)
+	if err != nil {
+		return nil, err
+	}
+	lat := &Latent{Arms: s.Arms, F: f}
+	return &Problem{
+		Name:      string(s.Function),
+		Pool:      pool,
+		Oracle:    &BradleyTerry{Latent: lat, Rng: rand.New(rand.NewPCG(seed, StreamFeedback))},
+		Evaluator: lat,
+	}, nil
+}
+
+// draw returns the pool's features, θ and the latent rewards of the rows.
+func (s Synthetic) draw(seed uint64) (x, theta, f []float64) {
 	rng := rand.New(rand.NewPCG(seed, StreamProblem))
 	rows := s.Contexts * s.Arms
-	x := make([]float64, rows*s.Dim)
+	x = make([]float64, rows*s.Dim)
 	for i := range x {
 		x[i] = 2*rng.Float64() - 1
 	}
-	theta := make([]float64, s.Dim)
+	theta = make([]float64, s.Dim)
 	switch s.Theta {
 	case ThetaSphere:
 		norm := 0.0
@@ -133,23 +162,17 @@ func (s Synthetic) New(seed uint64) (*Problem, error) {
 			theta[i] = 2*rng.Float64() - 1
 		}
 	}
-	f := make([]float64, rows)
-	for n := range f {
+	return x, theta, s.rewards(nil, x, theta)
+}
+
+// rewards appends f(x_nᵀθ) for the rows of x to dst.
+func (s Synthetic) rewards(dst, x, theta []float64) []float64 {
+	for n := range len(x) / s.Dim {
 		z := 0.0
 		for i, t := range theta {
 			z += x[n*s.Dim+i] * t
 		}
-		f[n] = s.Function.Reward(z)
+		dst = append(dst, s.Function.Reward(z))
 	}
-	pool, err := algorithms.NewPool(s.Contexts, s.Arms, s.Dim, x)
-	if err != nil {
-		return nil, err
-	}
-	lat := &Latent{Arms: s.Arms, F: f}
-	return &Problem{
-		Name:      string(s.Function),
-		Pool:      pool,
-		Oracle:    &BradleyTerry{Latent: lat, Rng: rand.New(rand.NewPCG(seed, StreamFeedback))},
-		Evaluator: lat,
-	}, nil
+	return dst
 }
