@@ -3,8 +3,7 @@ package mlp
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Net is a network h(·;θ) of a given architecture.
@@ -88,10 +87,6 @@ func (b *Batch) Resize(a Arch, rows int) {
 // Input returns row r of the input block for the caller to fill.
 func (b *Batch) Input(a Arch, r int) []float64 { return b.H[0][r*a.In : (r+1)*a.In] }
 
-func general(rows, cols int, data []float64) blas64.General {
-	return blas64.General{Rows: rows, Cols: cols, Stride: cols, Data: data}
-}
-
 // Forward computes the activations and outputs of the b.Rows inputs in b.H[0].
 func (n *Net) Forward(b *Batch) {
 	a := n.Arch
@@ -103,7 +98,7 @@ func (n *Net) Forward(b *Batch) {
 		in := a.fanIn(l)
 		w := n.lay.w[l].of(n.Theta)
 		out := b.H[l+1]
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(rows, in, b.H[l]), general(a.Width, in, w), 0, general(rows, a.Width, out))
+		gemm.MulTransTo(out, b.H[l], w, rows, in, a.Width)
 		if a.Bias {
 			bias := n.lay.b[l].of(n.Theta)
 			for r := range rows {
@@ -120,7 +115,7 @@ func (n *Net) Forward(b *Batch) {
 		return
 	}
 	v := n.lay.v.of(n.Theta)
-	blas64.Gemv(blas.NoTrans, 1, general(rows, a.Width, b.H[a.Depth]), blas64.Vector{N: a.Width, Inc: 1, Data: v}, 0, blas64.Vector{N: rows, Inc: 1, Data: b.Out})
+	gemm.MulVecTo(b.Out, b.H[a.Depth], v, rows, a.Width)
 	if a.Bias {
 		bo := n.lay.bOut.of(n.Theta)[0]
 		for r := range b.Out {
@@ -159,7 +154,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 	}
 	if grad != nil {
 		gv := n.lay.v.of(grad)
-		blas64.Gemv(blas.Trans, 1, general(rows, w, hL), blas64.Vector{N: rows, Inc: 1, Data: c}, 1, blas64.Vector{N: w, Inc: 1, Data: gv})
+		gemm.AddTransMulVecTo(gv, hL, c, rows, w)
 		if a.Bias {
 			s := 0.0
 			for _, cr := range c {
@@ -173,7 +168,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 		d := b.D[l]
 		if grad != nil {
 			gw := n.lay.w[l].of(grad)
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, general(rows, w, d), general(rows, in, b.H[l]), 1, general(w, in, gw))
+			gemm.AddTransMulTo(gw, d, b.H[l], w, rows, in)
 			if a.Bias {
 				gb := n.lay.b[l].of(grad)
 				for r := range rows {
@@ -188,7 +183,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 			break
 		}
 		prev := b.D[l-1]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(rows, w, d), general(w, w, n.lay.w[l].of(n.Theta)), 0, general(rows, w, prev))
+		gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), rows, w, w)
 		mask(prev, b.H[l])
 	}
 }
