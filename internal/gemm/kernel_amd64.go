@@ -77,6 +77,12 @@ func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *fl
 func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
+func avx2ReLU(x *float64, n int)
+
+//go:noescape
+func avx2Mask(d *float64, h *float64, n int)
+
+//go:noescape
 func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 
 //go:noescape
@@ -219,3 +225,45 @@ func avx512Tile8x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *
 
 //go:noescape
 func avx512Tile8x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile1x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile1x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile2x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile2x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile3x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile3x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile4x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile4x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile5x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile5x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile6x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Tile6x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512ReLU(x *float64, n int)
+
+//go:noescape
+func avx512Mask(d *float64, h *float64, n int)

@@ -7,22 +7,20 @@ package gemm
 var avx2Kernels = [][][2]kernelFunc[*[4]int64]{
 	{
 		{avx2Tile1x1, avx2Tile1x1Masked},
-		{avx2Tile1x2, avx2Tile1x2Masked},
-		{avx2Tile1x3, avx2Tile1x3Masked},
-	},
-	{
 		{avx2Tile2x1, avx2Tile2x1Masked},
-		{avx2Tile2x2, avx2Tile2x2Masked},
-		{avx2Tile2x3, avx2Tile2x3Masked},
-	},
-	{
 		{avx2Tile3x1, avx2Tile3x1Masked},
-		{avx2Tile3x2, avx2Tile3x2Masked},
-		{avx2Tile3x3, avx2Tile3x3Masked},
+		{avx2Tile4x1, avx2Tile4x1Masked},
 	},
 	{
-		{avx2Tile4x1, avx2Tile4x1Masked},
+		{avx2Tile1x2, avx2Tile1x2Masked},
+		{avx2Tile2x2, avx2Tile2x2Masked},
+		{avx2Tile3x2, avx2Tile3x2Masked},
 		{avx2Tile4x2, avx2Tile4x2Masked},
+	},
+	{
+		{avx2Tile1x3, avx2Tile1x3Masked},
+		{avx2Tile2x3, avx2Tile2x3Masked},
+		{avx2Tile3x3, avx2Tile3x3Masked},
 		{avx2Tile4x3, avx2Tile4x3Masked},
 	},
 }
@@ -30,42 +28,40 @@ var avx2Kernels = [][][2]kernelFunc[*[4]int64]{
 var avx512Kernels = [][][2]kernelFunc[uint64]{
 	{
 		{avx512Tile1x1, avx512Tile1x1Masked},
-		{avx512Tile1x2, avx512Tile1x2Masked},
-		{avx512Tile1x3, avx512Tile1x3Masked},
-	},
-	{
 		{avx512Tile2x1, avx512Tile2x1Masked},
-		{avx512Tile2x2, avx512Tile2x2Masked},
-		{avx512Tile2x3, avx512Tile2x3Masked},
-	},
-	{
 		{avx512Tile3x1, avx512Tile3x1Masked},
-		{avx512Tile3x2, avx512Tile3x2Masked},
-		{avx512Tile3x3, avx512Tile3x3Masked},
-	},
-	{
 		{avx512Tile4x1, avx512Tile4x1Masked},
-		{avx512Tile4x2, avx512Tile4x2Masked},
-		{avx512Tile4x3, avx512Tile4x3Masked},
-	},
-	{
 		{avx512Tile5x1, avx512Tile5x1Masked},
-		{avx512Tile5x2, avx512Tile5x2Masked},
-		{avx512Tile5x3, avx512Tile5x3Masked},
-	},
-	{
 		{avx512Tile6x1, avx512Tile6x1Masked},
-		{avx512Tile6x2, avx512Tile6x2Masked},
-		{avx512Tile6x3, avx512Tile6x3Masked},
-	},
-	{
 		{avx512Tile7x1, avx512Tile7x1Masked},
-		{avx512Tile7x2, avx512Tile7x2Masked},
-		{avx512Tile7x3, avx512Tile7x3Masked},
+		{avx512Tile8x1, avx512Tile8x1Masked},
 	},
 	{
-		{avx512Tile8x1, avx512Tile8x1Masked},
+		{avx512Tile1x2, avx512Tile1x2Masked},
+		{avx512Tile2x2, avx512Tile2x2Masked},
+		{avx512Tile3x2, avx512Tile3x2Masked},
+		{avx512Tile4x2, avx512Tile4x2Masked},
+		{avx512Tile5x2, avx512Tile5x2Masked},
+		{avx512Tile6x2, avx512Tile6x2Masked},
+		{avx512Tile7x2, avx512Tile7x2Masked},
 		{avx512Tile8x2, avx512Tile8x2Masked},
+	},
+	{
+		{avx512Tile1x3, avx512Tile1x3Masked},
+		{avx512Tile2x3, avx512Tile2x3Masked},
+		{avx512Tile3x3, avx512Tile3x3Masked},
+		{avx512Tile4x3, avx512Tile4x3Masked},
+		{avx512Tile5x3, avx512Tile5x3Masked},
+		{avx512Tile6x3, avx512Tile6x3Masked},
+		{avx512Tile7x3, avx512Tile7x3Masked},
 		{avx512Tile8x3, avx512Tile8x3Masked},
+	},
+	{
+		{avx512Tile1x4, avx512Tile1x4Masked},
+		{avx512Tile2x4, avx512Tile2x4Masked},
+		{avx512Tile3x4, avx512Tile3x4Masked},
+		{avx512Tile4x4, avx512Tile4x4Masked},
+		{avx512Tile5x4, avx512Tile5x4Masked},
+		{avx512Tile6x4, avx512Tile6x4Masked},
 	},
 }

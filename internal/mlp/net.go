@@ -1,10 +1,6 @@
 package mlp
 
-import (
-	"math"
-
-	"github.com/neural-adb/nadb/internal/gemm"
-)
+import "github.com/neural-adb/nadb/internal/gemm"
 
 // Net is a network h(·;θ) of a given architecture.
 type Net struct {
@@ -108,7 +104,7 @@ func (n *Net) Forward(b *Batch) {
 				}
 			}
 		}
-		relu(out)
+		gemm.ReLU(out)
 	}
 	if n.zeroAtInit {
 		clear(b.Out)
@@ -140,18 +136,10 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 	v := n.lay.v.of(n.Theta)
 	hL := b.H[a.Depth]
 	dL := b.D[a.Depth-1]
-	for r := range rows {
-		cr := c[r]
-		h := hL[r*w : (r+1)*w]
-		d := dL[r*w : (r+1)*w]
-		for j := range d {
-			if h[j] > 0 {
-				d[j] = cr * v[j]
-			} else {
-				d[j] = 0
-			}
-		}
-	}
+	// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
+	// with +0 per entry) and a branch-free mask.
+	gemm.MulTo(dL, c, v, rows, 1, w)
+	gemm.Mask(dL, hL)
 	if grad != nil {
 		gv := n.lay.v.of(grad)
 		gemm.AddTransMulVecTo(gv, hL, c, rows, w)
@@ -184,7 +172,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 		}
 		prev := b.D[l-1]
 		gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), rows, w, w)
-		mask(prev, b.H[l])
+		gemm.Mask(prev, b.H[l])
 	}
 }
 
@@ -211,23 +199,4 @@ func (n *Net) Predict(dst, x []float64, b *Batch) []float64 {
 		copy(dst[start:start+m], b.Out)
 	}
 	return dst
-}
-
-// relu sets negative entries of x to +0 without branches (ReLU signs are
-// unpredictable, and a mispredicted branch costs more than the arithmetic).
-func relu(x []float64) {
-	for j, z := range x {
-		bits := math.Float64bits(z)
-		x[j] = math.Float64frombits(bits &^ uint64(int64(bits)>>63))
-	}
-}
-
-// mask zeroes d[j] where the post-ReLU activation h[j] is 0: d ∘ 1[h > 0].
-func mask(d, h []float64) {
-	h = h[:len(d)]
-	for j, hj := range h {
-		hb := math.Float64bits(hj)
-		keep := -((hb | -hb) >> 63) // all ones iff hj ≠ 0
-		d[j] = math.Float64frombits(math.Float64bits(d[j]) & keep)
-	}
 }
