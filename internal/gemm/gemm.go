@@ -3,6 +3,7 @@ package gemm
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -65,12 +66,10 @@ func Active() Path { return active }
 // called while another goroutine runs an operation. It panics if p is not
 // Available.
 func Use(p Path) Path {
-	for _, q := range Available() {
-		if q == p {
-			prev := active
-			active = p
-			return prev
-		}
+	if slices.Contains(Available(), p) {
+		prev := active
+		active = p
+		return prev
 	}
 	panic(fmt.Sprintf("gemm: path %v is not available on this machine", p))
 }
