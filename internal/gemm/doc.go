@@ -71,7 +71,7 @@
 // without FMA (before Haswell or Piledriver, some Atom-class parts, virtual
 // machines that hide it) math.FMA falls back to software and the products
 // are about forty times slower, with the same bits; GODEBUG=cpu.fma=off
-// shows the effect on any machine.
+// shows the effect on any amd64 machine.
 //
 // The assembly (kernel_amd64.s, its declarations kernel_amd64.go and the
 // dispatch tables table_amd64.go) is generated with avo by the program in
