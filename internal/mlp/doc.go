@@ -50,5 +50,13 @@
 // add S · Σ_r (h(x_r) − y_r)² to the same loss, so that with R = λ‖θ‖² a
 // linear h would give ridge regression; with "mean" S counts pairs and targets.
 //
+// # Products
+//
+// The matrix products of Forward, Backward, ColumnTo and GramTo, the ReLU and
+// the ReLU masks of the signals go through package gemm: every entry is one
+// chain of fused multiply–adds in a fixed order, so the results are the same
+// bits with its pure-Go loops and with its AVX2 or AVX-512 kernels, whatever
+// the processor (TestKernelPathsAgree).
+//
 // Shape mismatches and invalid arguments are programmer errors and panic.
 package mlp

@@ -1,11 +1,6 @@
 package mlp
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-)
+import "github.com/neural-adb/nadb/internal/gemm"
 
 // Net is a network h(·;θ) of a given architecture.
 type Net struct {
@@ -88,10 +83,6 @@ func (b *Batch) Resize(a Arch, rows int) {
 // Input returns row r of the input block for the caller to fill.
 func (b *Batch) Input(a Arch, r int) []float64 { return b.H[0][r*a.In : (r+1)*a.In] }
 
-func general(rows, cols int, data []float64) blas64.General {
-	return blas64.General{Rows: rows, Cols: cols, Stride: cols, Data: data}
-}
-
 // Forward computes the activations and outputs of the b.Rows inputs in b.H[0].
 func (n *Net) Forward(b *Batch) {
 	a := n.Arch
@@ -103,7 +94,7 @@ func (n *Net) Forward(b *Batch) {
 		in := a.fanIn(l)
 		w := n.lay.w[l].of(n.Theta)
 		out := b.H[l+1]
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(rows, in, b.H[l]), general(a.Width, in, w), 0, general(rows, a.Width, out))
+		gemm.MulTransTo(out, b.H[l], w, rows, in, a.Width)
 		if a.Bias {
 			bias := n.lay.b[l].of(n.Theta)
 			for r := range rows {
@@ -113,14 +104,14 @@ func (n *Net) Forward(b *Batch) {
 				}
 			}
 		}
-		relu(out)
+		gemm.ReLU(out)
 	}
 	if n.zeroAtInit {
 		clear(b.Out)
 		return
 	}
 	v := n.lay.v.of(n.Theta)
-	blas64.Gemv(blas.NoTrans, 1, general(rows, a.Width, b.H[a.Depth]), blas64.Vector{N: a.Width, Inc: 1, Data: v}, 0, blas64.Vector{N: rows, Inc: 1, Data: b.Out})
+	gemm.MulVecTo(b.Out, b.H[a.Depth], v, rows, a.Width)
 	if a.Bias {
 		bo := n.lay.bOut.of(n.Theta)[0]
 		for r := range b.Out {
@@ -145,21 +136,13 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 	v := n.lay.v.of(n.Theta)
 	hL := b.H[a.Depth]
 	dL := b.D[a.Depth-1]
-	for r := range rows {
-		cr := c[r]
-		h := hL[r*w : (r+1)*w]
-		d := dL[r*w : (r+1)*w]
-		for j := range d {
-			if h[j] > 0 {
-				d[j] = cr * v[j]
-			} else {
-				d[j] = 0
-			}
-		}
-	}
+	// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
+	// with +0 per entry) and a branch-free mask.
+	gemm.MulTo(dL, c, v, rows, 1, w)
+	gemm.Mask(dL, hL)
 	if grad != nil {
 		gv := n.lay.v.of(grad)
-		blas64.Gemv(blas.Trans, 1, general(rows, w, hL), blas64.Vector{N: rows, Inc: 1, Data: c}, 1, blas64.Vector{N: w, Inc: 1, Data: gv})
+		gemm.AddTransMulVecTo(gv, hL, c, rows, w)
 		if a.Bias {
 			s := 0.0
 			for _, cr := range c {
@@ -173,7 +156,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 		d := b.D[l]
 		if grad != nil {
 			gw := n.lay.w[l].of(grad)
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, general(rows, w, d), general(rows, in, b.H[l]), 1, general(w, in, gw))
+			gemm.AddTransMulTo(gw, d, b.H[l], w, rows, in)
 			if a.Bias {
 				gb := n.lay.b[l].of(grad)
 				for r := range rows {
@@ -188,8 +171,8 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 			break
 		}
 		prev := b.D[l-1]
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(rows, w, d), general(w, w, n.lay.w[l].of(n.Theta)), 0, general(rows, w, prev))
-		mask(prev, b.H[l])
+		gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), rows, w, w)
+		gemm.Mask(prev, b.H[l])
 	}
 }
 
@@ -216,23 +199,4 @@ func (n *Net) Predict(dst, x []float64, b *Batch) []float64 {
 		copy(dst[start:start+m], b.Out)
 	}
 	return dst
-}
-
-// relu sets negative entries of x to +0 without branches (ReLU signs are
-// unpredictable, and a mispredicted branch costs more than the arithmetic).
-func relu(x []float64) {
-	for j, z := range x {
-		bits := math.Float64bits(z)
-		x[j] = math.Float64frombits(bits &^ uint64(int64(bits)>>63))
-	}
-}
-
-// mask zeroes d[j] where the post-ReLU activation h[j] is 0: d ∘ 1[h > 0].
-func mask(d, h []float64) {
-	h = h[:len(d)]
-	for j, hj := range h {
-		hb := math.Float64bits(hj)
-		keep := -((hb | -hb) >> 63) // all ones iff hj ≠ 0
-		d[j] = math.Float64frombits(math.Float64bits(d[j]) & keep)
-	}
 }

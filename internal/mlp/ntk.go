@@ -3,8 +3,7 @@ package mlp
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Features holds, for every row x_i of a fixed input set, the activations
@@ -92,7 +91,7 @@ func (f *Features) ColumnTo(dst []float64, i int) []float64 {
 	tmpD := make([]float64, rows)
 	tmpH := make([]float64, rows)
 	gemv := func(dst []float64, m []float64, cols int, x []float64) {
-		blas64.Gemv(blas.NoTrans, 1, general(rows, cols, m), blas64.Vector{N: cols, Inc: 1, Data: x}, 0, blas64.Vector{N: rows, Inc: 1, Data: dst})
+		gemm.MulVecTo(dst, m, x, rows, cols)
 	}
 	gemv(dst, f.b.H[a.Depth], w, f.row(f.b.H[a.Depth], w, i))
 	if a.Bias {
@@ -135,9 +134,7 @@ func (f *Features) GramTo(dst []float64) []float64 {
 	tileH := make([]float64, bs*bs)
 	tile := make([]float64, bs*bs)
 	gram := func(dst []float64, m []float64, cols, i0, ni, j0, nj int) {
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-			general(ni, cols, m[i0*cols:(i0+ni)*cols]),
-			general(nj, cols, m[j0*cols:(j0+nj)*cols]), 0, general(ni, nj, dst[:ni*nj]))
+		gemm.MulTransTo(dst[:ni*nj], m[i0*cols:(i0+ni)*cols], m[j0*cols:(j0+nj)*cols], ni, cols, nj)
 	}
 	for i0 := 0; i0 < n; i0 += bs {
 		ni := min(bs, n-i0)

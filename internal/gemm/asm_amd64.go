@@ -1,0 +1,116 @@
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+var (
+	hasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	hasAVX512 = cpu.X86.HasAVX512F
+)
+
+// kernelFunc is the signature of every micro-kernel (see strided): an
+// mr × nv-vector tile of c, the last vector limited by mask in the masked
+// variants.
+type kernelFunc[M any] func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask M)
+
+// engine tiles a strided product into micro-kernel calls.
+type engine[M any] struct {
+	lanes int
+	tiles [][][2]kernelFunc[M]       // [nv−1][mr−1][masked]
+	mask  func(valid int) M          // mask of the first valid lanes
+	relu  func(x *float64, n int)    // n a multiple of 4·lanes
+	zero  func(d, h *float64, n int) // Mask; n a multiple of 4·lanes
+}
+
+var (
+	avx2Masks = [4][4]int64{{}, {-1}, {-1, -1}, {-1, -1, -1}}
+	avx2      = engine[*[4]int64]{
+		lanes: 4, tiles: avx2Kernels,
+		mask: func(valid int) *[4]int64 { return &avx2Masks[valid] },
+		relu: avx2ReLU, zero: avx2Mask,
+	}
+	avx512 = engine[uint64]{
+		lanes: 8, tiles: avx512Kernels,
+		mask: func(valid int) uint64 { return 1<<valid - 1 },
+		relu: avx512ReLU, zero: avx512Mask,
+	}
+)
+
+func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	if p == AVX512 {
+		avx512.run(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+		return
+	}
+	avx2.run(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+}
+
+// reluAsm and maskAsm leave a tail of fewer than 4·lanes elements, which
+// they return, to the pure-Go loops.
+func reluAsm(p Path, x []float64) []float64 {
+	e := avx2.lanes * 4
+	f := avx2.relu
+	if p == AVX512 {
+		e, f = avx512.lanes*4, avx512.relu
+	}
+	n := len(x) / e * e
+	if n > 0 {
+		f(&x[0], n)
+	}
+	return x[n:]
+}
+
+func maskAsm(p Path, d, h []float64) (dt, ht []float64) {
+	e := avx2.lanes * 4
+	f := avx2.zero
+	if p == AVX512 {
+		e, f = avx512.lanes*4, avx512.zero
+	}
+	n := len(d) / e * e
+	if n > 0 {
+		f(&d[0], &h[0], n)
+	}
+	return d[n:], h[n:]
+}
+
+// kc is the number of terms t one pass over a tile takes before the tile
+// is stored and the next pass reloads it: a long inner dimension (the rows
+// of a batch in AddTransMulTo) then streams through the cache in blocks.
+// Storing and reloading an accumulator does not change its value.
+const kc = 256
+
+func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	// Split the ⌈n/lanes⌉ vectors of a row into the fewest panels the
+	// kernels allow, as evenly as possible (50 columns of 8 lanes: 4 + 3
+	// vectors, not 3 + 3 + 1); only the last panel can be ragged.
+	nvMax := len(e.tiles)
+	vecs := (n + e.lanes - 1) / e.lanes
+	panels := (vecs + nvMax - 1) / nvMax
+	for t0 := 0; t0 < k; t0 += kc {
+		kk := min(kc, k-t0)
+		flag := 0
+		if acc || t0 > 0 {
+			flag = 1
+		}
+		j0 := 0
+		for p := range panels {
+			nv := vecs / panels
+			if p < vecs%panels {
+				nv++
+			}
+			cols := min(nv*e.lanes, n-j0)
+			masked := 0
+			var mk M
+			if rag := cols % e.lanes; rag != 0 {
+				masked = 1
+				mk = e.mask(rag)
+			}
+			tiles := e.tiles[nv-1]
+			mrMax := len(tiles)
+			for i0 := 0; i0 < m; i0 += mrMax {
+				mr := min(mrMax, m-i0)
+				f := tiles[mr-1][masked]
+				f(kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, flag, mk)
+			}
+			j0 += cols
+		}
+	}
+}

@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package gemm
+
+const hasAVX2, hasAVX512 = false, false
+
+func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	panic("gemm: no assembly kernels on this architecture")
+}
+
+func reluAsm(p Path, x []float64) []float64 { return x }
+
+func maskAsm(p Path, d, h []float64) (dt, ht []float64) { return d, h }

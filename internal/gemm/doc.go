@@ -1,0 +1,81 @@
+// Package gemm holds the dense products of the reward network (package mlp):
+//
+//	MulTo             C = A·B      A m×k, B k×n   (back-propagation through W_l)
+//	MulTransTo        C = A·Bᵀ     A m×k, B n×k   (forward pass, Gram tiles of the NTK)
+//	AddTransMulTo     C += Aᵀ·B    A k×m, B k×n   (weight gradients, k = batch rows)
+//	MulVecTo          y = A·x      A m×k          (output layer, NTK columns)
+//	AddTransMulVecTo  y += Aᵀ·x    A m×k, x m     (output-weight gradient)
+//
+// and two element-wise steps decided on bits alone: ReLU (x ← +0 where the
+// sign bit is set) and Mask (d ← +0 where h is +0, the ReLU derivative).
+//
+// Matrices are row-major with rows stored contiguously (stride = columns).
+// Destinations must not overlap the operands. Slices shorter than their
+// shape, or negative dimensions, are programmer errors and panic.
+//
+// # Reproducibility
+//
+// Every output element is one chain of fused multiply–adds over the inner
+// index t = 0, 1, …, k−1 in increasing order,
+//
+//	s ← fma(a_t, b_t, s),
+//
+// starting from +0 (C =, y =) or from the destination's value (C +=, y +=).
+// Because a fused multiply–add is correctly rounded and the chain is the same
+// whatever the blocking, the result is fully determined by the inputs: it
+// does not depend on the instruction set, the vector width, the tiling or
+// GOMAXPROCS (the kernels are serial). The three implementations (Path) give
+// the same bits:
+//
+//   - PureGo: loops over math.FMA, which is correctly rounded on every
+//     architecture (a hardware instruction where the processor has one,
+//     software otherwise). It is the twin of the assembly and the only path
+//     off amd64.
+//   - AVX2: micro-kernels of up to 4 rows × 3 vectors of 4 lanes
+//     (VFMADD231PD on YMM registers), for amd64 with AVX2 and FMA.
+//   - AVX512: micro-kernels of up to 8 rows × 3 vectors or 6 rows × 4
+//     vectors of 8 lanes on ZMM registers, for amd64 with AVX-512F.
+//
+// The widest available path is chosen at start-up with golang.org/x/sys/cpu;
+// NADB_PUREGO=1 in the environment forces PureGo, and Use switches paths in a
+// running process (for tests and benchmarks that compare them). The test
+// TestPathsBitIdentical requires bit-identical results from every path of the
+// machine and from a plain reference loop over many shapes.
+//
+// # Kernels
+//
+// Each operation is an instance of one strided product
+//
+//	c[i·ldc + j] ← fma-chain over t of a[i·ars + t·aks] · b[t·bks + j].
+//
+// A micro-kernel computes an mr × nv-vector tile of c: per t it loads nv
+// vectors of b, broadcasts mr elements of a and issues mr·nv fused
+// multiply–adds into accumulators that stay in registers; the last vector of
+// a ragged tile is masked (VMASKMOVPD for AVX2, opmask registers for
+// AVX-512), so nothing is read or written past a row. The vectors of a row
+// are split into the fewest panels the tiles allow, as evenly as possible
+// (50 columns of 8 lanes: 4 + 3 vectors). MulTransTo first copies
+// Bᵀ into a scratch buffer. Long inner dimensions are cut into passes of 256
+// terms between which the tile is stored and reloaded, which keeps the
+// streamed rows in cache and leaves every value unchanged.
+//
+// BenchmarkOps times every operation on the shapes of a training step on
+// every path of the machine:
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench Ops -count 6 ./internal/gemm
+//
+// # Pure Go and processors without FMA
+//
+// The pure-Go path runs at a few GFLOP/s where math.FMA is an instruction
+// (amd64 with FMA, arm64, ppc64le, s390x, riscv64). On amd64 processors
+// without FMA (before Haswell or Piledriver, some Atom-class parts, virtual
+// machines that hide it) math.FMA falls back to software and the products
+// are about forty times slower, with the same bits; GODEBUG=cpu.fma=off
+// shows the effect on any amd64 machine.
+//
+// The assembly (kernel_amd64.s, its declarations kernel_amd64.go and the
+// dispatch tables table_amd64.go) is generated with avo by the program in
+// _asm, a separate module that the main module's build, vet and tests ignore:
+//
+//	cd internal/gemm/_asm && go run . -out ../kernel_amd64.s -stubs ../kernel_amd64.go -table ../table_amd64.go -pkg gemm
+package gemm

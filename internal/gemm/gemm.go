@@ -1,0 +1,185 @@
+package gemm
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+)
+
+// Path names an implementation of the kernels.
+type Path int
+
+// Paths, from the portable one to the widest vectors.
+const (
+	PureGo Path = iota // math.FMA loops, every architecture
+	AVX2               // 4-lane FMA micro-kernels (amd64 with AVX2 and FMA)
+	AVX512             // 8-lane FMA micro-kernels (amd64 with AVX-512F)
+)
+
+func (p Path) String() string {
+	switch p {
+	case PureGo:
+		return "purego"
+	case AVX2:
+		return "avx2"
+	case AVX512:
+		return "avx512"
+	}
+	return fmt.Sprintf("Path(%d)", int(p))
+}
+
+// PureGoEnv is the environment variable that, set to 1 when the process
+// starts, makes PureGo the active path.
+const PureGoEnv = "NADB_PUREGO"
+
+// active is the path the operations use. It is set once at start-up and
+// changed only by Use.
+var active = defaultPath()
+
+func defaultPath() Path {
+	if os.Getenv(PureGoEnv) == "1" {
+		return PureGo
+	}
+	av := Available()
+	return av[len(av)-1]
+}
+
+// Available returns the paths this machine can run, PureGo first and the
+// default (the widest) last.
+func Available() []Path {
+	p := []Path{PureGo}
+	if hasAVX2 {
+		p = append(p, AVX2)
+	}
+	if hasAVX512 {
+		p = append(p, AVX512)
+	}
+	return p
+}
+
+// Active returns the path in use.
+func Active() Path { return active }
+
+// Use makes p the active path and returns the previous one. It is meant for
+// tests and benchmarks that compare paths in one process; it must not be
+// called while another goroutine runs an operation. It panics if p is not
+// Available.
+func Use(p Path) Path {
+	if slices.Contains(Available(), p) {
+		prev := active
+		active = p
+		return prev
+	}
+	panic(fmt.Sprintf("gemm: path %v is not available on this machine", p))
+}
+
+// strided computes, for i < m and j < n,
+//
+//	c[i·ldc + j] ← fma-chain over t < k of a[i·ars + t·aks] · b[t·bks + j],
+//
+// starting from c[i·ldc + j] if acc and from +0 otherwise. Every operation
+// of the package is an instance; k ≥ 1, m, n ≥ 1 and the slices are long
+// enough (checked by the callers).
+func strided(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	switch active {
+	case AVX2, AVX512:
+		stridedAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+	default:
+		stridedGo(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+	}
+}
+
+// MulTo computes C = A·B for A (m×k), B (k×n) and C (m×n), all row-major
+// with rows stored contiguously.
+func MulTo(c, a, b []float64, m, k, n int) {
+	check("MulTo", m, k, n, len(c), m*n, len(a), m*k, len(b), k*n)
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		clear(c[:m*n])
+		return
+	}
+	strided(m, n, k, a, k, 1, b, n, c, n, false)
+}
+
+// MulTransTo computes C = A·Bᵀ for A (m×k), B (n×k) and C (m×n).
+func MulTransTo(c, a, b []float64, m, k, n int) {
+	check("MulTransTo", m, k, n, len(c), m*n, len(a), m*k, len(b), n*k)
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		clear(c[:m*n])
+		return
+	}
+	bt := getBuf(k * n)
+	for j := range n {
+		for t, v := range b[j*k : (j+1)*k] {
+			(*bt)[t*n+j] = v
+		}
+	}
+	strided(m, n, k, a, k, 1, *bt, n, c, n, false)
+	putBuf(bt)
+}
+
+// AddTransMulTo computes C += Aᵀ·B for A (k×m), B (k×n) and C (m×n).
+func AddTransMulTo(c, a, b []float64, m, k, n int) {
+	check("AddTransMulTo", m, k, n, len(c), m*n, len(a), k*m, len(b), k*n)
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	strided(m, n, k, a, 1, m, b, n, c, n, true)
+}
+
+// MulVecTo computes y = A·x for A (m×k), x (k) and y (m).
+func MulVecTo(y, a, x []float64, m, k int) {
+	check("MulVecTo", m, k, 1, len(y), m, len(a), m*k, len(x), k)
+	if m == 0 {
+		return
+	}
+	if k == 0 {
+		clear(y[:m])
+		return
+	}
+	strided(m, 1, k, a, k, 1, x, 1, y, 1, false)
+}
+
+// AddTransMulVecTo computes y += Aᵀ·x for A (m×k), x (m) and y (k).
+func AddTransMulVecTo(y, a, x []float64, m, k int) {
+	check("AddTransMulVecTo", m, k, 1, len(y), k, len(a), m*k, len(x), m)
+	if m == 0 || k == 0 {
+		return
+	}
+	strided(1, k, m, x, 0, 1, a, k, y, k, true)
+}
+
+// check panics unless the dimensions are non-negative and every slice holds
+// at least the elements its operand needs.
+func check(op string, m, k, n, lc, nc, la, na, lb, nb int) {
+	switch {
+	case m < 0 || k < 0 || n < 0:
+		panic(fmt.Sprintf("gemm: %s with negative dimension (m=%d, k=%d, n=%d)", op, m, k, n))
+	case lc < nc:
+		panic(fmt.Sprintf("gemm: %s destination has %d elements, need %d", op, lc, nc))
+	case la < na:
+		panic(fmt.Sprintf("gemm: %s first operand has %d elements, need %d", op, la, na))
+	case lb < nb:
+		panic(fmt.Sprintf("gemm: %s second operand has %d elements, need %d", op, lb, nb))
+	}
+}
+
+// bufs recycles the transposed copies made by MulTransTo.
+var bufs sync.Pool
+
+func getBuf(n int) *[]float64 {
+	if p, ok := bufs.Get().(*[]float64); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float64, n)
+	return &s
+}
+
+func putBuf(p *[]float64) { bufs.Put(p) }
