@@ -161,13 +161,17 @@ func (r *ridge) AddTarget(c, a int, y float64) {
 		}
 	}
 	floats.AddScaled(r.b, y-r.offset, x)
+	// λ > 0 makes V positive definite; features of extreme scale can still
+	// break the factorisation or the solve numerically: then θ̂ keeps its
+	// previous value (numerics.go).
 	if !r.chol.Factorize(r.v) {
-		panic("algorithms: ridge V is not positive definite") // λ > 0 makes it so
+		return
 	}
-	sol := mat.NewVecDense(d, r.theta)
-	if err := r.chol.SolveVecTo(sol, mat.NewVecDense(d, r.b)); err != nil {
-		panic(err)
+	sol := make([]float64, d)
+	if err := r.chol.SolveVecTo(mat.NewVecDense(d, sol), mat.NewVecDense(d, r.b)); !solveOK(err, sol) {
+		return
 	}
+	copy(r.theta, sol)
 	r.rows.refresh(r.score)
 }
 

@@ -57,10 +57,10 @@ func (l *APO) Select(o Offer) Query {
 	l.norms = resize(l.norms, len(l.ctxs))
 	norms := l.norms
 	for i, c := range l.ctxs {
-		_, _, norms[i] = maxPair(l.conf, o, c)
+		_, _, norms[i] = maxPair(l.conf, o, c, l.pool.Arms)
 	}
 	c := l.ctxs[ArgmaxRand(norms, -1, l.rng)]
-	a, b, _ := maxPair(l.conf, o, c)
+	a, b, _ := maxPair(l.conf, o, c, l.pool.Arms)
 	return Query{Context: c, Arm1: a, Arm2: b}
 }
 

@@ -1,6 +1,10 @@
 package algorithms
 
-import "github.com/neural-adb/nadb/internal/gram"
+import (
+	"math"
+
+	"github.com/neural-adb/nadb/internal/gram"
+)
 
 // Confidence is the exact confidence state of V = a·I + Σ_s ψ_s ψ_sᵀ (eqs. 3
 // and 6) that the learners read: norms ‖·‖²_{V⁻¹} of arm pairs and arms of
@@ -24,10 +28,24 @@ var (
 	_ Confidence = (*gram.Primal)(nil)
 )
 
-// maxPair is conf.MaxPair over the pairs o allows.
-func maxPair(conf Confidence, o Offer, c int) (a, b int, norm2 float64) {
+// maxPair is conf.MaxPair over the pairs o allows. Norms that are not
+// numbers (features of extreme scale) rank lowest: a pair is always
+// returned, the first allowed one if no norm is a number.
+func maxPair(conf Confidence, o Offer, c, arms int) (a, b int, norm2 float64) {
 	if o.Allowed == nil {
-		return conf.MaxPair(c)
+		a, b, norm2 = conf.MaxPair(c)
+	} else {
+		a, b, norm2 = conf.MaxPairFunc(c, func(a, b int) bool { return o.Allowed(c, a, b) })
 	}
-	return conf.MaxPairFunc(c, func(a, b int) bool { return o.Allowed(c, a, b) })
+	if a != b && !math.IsNaN(norm2) {
+		return a, b, norm2
+	}
+	for a := range arms {
+		for b := a + 1; b < arms; b++ {
+			if o.Allows(c, a, b) {
+				return a, b, math.Inf(-1)
+			}
+		}
+	}
+	panic("algorithms: an offered context without an allowed pair")
 }

@@ -129,13 +129,16 @@ func (m *LinearBT) Fit() int {
 				m.hess.SetSym(i, j, v)
 			}
 		}
+		// λ > 0 makes the Hessian positive definite; features of extreme
+		// scale can still break the factorisation or the solve numerically:
+		// then θ stays where it is (numerics.go).
 		if !m.chol.Factorize(m.hess) {
-			panic("algorithms: LinearBT Hessian is not positive definite") // λ > 0 makes it so
+			break
 		}
 		g := mat.NewVecDense(d, m.grad)
 		dir := mat.NewVecDense(d, m.step)
-		if err := m.chol.SolveVecTo(dir, g); err != nil {
-			panic(err)
+		if err := m.chol.SolveVecTo(dir, g); !solveOK(err, m.step) {
+			break
 		}
 		decr := floats.Dot(m.grad, m.step) // gᵀH⁻¹g
 		if decr/2 < 1e-20 {

@@ -136,7 +136,7 @@ func (m *NeuralModel) Sigma2(c, a, b int) float64 { return m.sigmaK * m.Conf.Nor
 // MaxPair returns the allowed pair (a < b) of context c with the largest
 // ‖φ_a − φ_b‖²_{V⁻¹} (eq. 3) and that squared norm.
 func (m *NeuralModel) MaxPair(o Offer, c int) (a, b int, norm2 float64) {
-	return maxPair(m.Conf, o, c)
+	return maxPair(m.Conf, o, c, m.Pool.Arms)
 }
 
 // Scores returns h for the arms of context c (aliases H: read only).

@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -92,21 +91,27 @@ func (ll *lastLayer) rebuild(m *NeuralModel) {
 	for _, dl := range ll.duels {
 		prec.SymRankOne(prec, s*plusDsigmoid(h[dl[0]]-h[dl[1]]), mat.NewVecDense(w, ll.diff(dl[0], dl[1])))
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(prec) {
-		panic("algorithms: last-layer precision is not positive definite")
-	}
-	var inv mat.SymDense
-	if err := ch.InverseTo(&inv); err != nil {
-		panic(fmt.Sprintf("algorithms: last-layer covariance: %v", err))
-	}
 	if ll.cov == nil {
 		ll.cov = make([]float64, w*w)
 	}
-	for i := range w {
-		for j := range w {
-			ll.cov[i*w+j] = inv.At(i, j)
+	// ρ > 0 makes P positive definite; embeddings of extreme scale can still
+	// break the factorisation: then P is jittered, and if that fails too the
+	// covariance falls back to the prior's, I/ρ (numerics.go).
+	var ch mat.Cholesky
+	var inv mat.SymDense
+	if factorizeJittered(&ch, prec) {
+		if err := ch.InverseTo(&inv); solveOK(err, inv.RawSymmetric().Data) {
+			for i := range w {
+				for j := range w {
+					ll.cov[i*w+j] = inv.At(i, j)
+				}
+			}
+			return
 		}
+	}
+	clear(ll.cov)
+	for i := range w {
+		ll.cov[i*w+i] = 1 / ll.rho
 	}
 }
 
@@ -148,8 +153,9 @@ func (ll *lastLayer) var2(i, j int) float64 {
 func (ll *lastLayer) sampleDirection(dst []float64, next func() float64) {
 	w := ll.w
 	var ch mat.Cholesky
-	if !ch.Factorize(mat.NewSymDense(w, append([]float64(nil), ll.cov...))) {
-		panic("algorithms: last-layer covariance is not positive definite")
+	if !factorizeJittered(&ch, mat.NewSymDense(w, append([]float64(nil), ll.cov...))) {
+		clear(dst) // a covariance that cannot be factorised even jittered: no exploration this round
+		return
 	}
 	var l mat.TriDense
 	ch.LTo(&l)
