@@ -44,13 +44,13 @@ type Stream struct {
 type streamUpdate struct{ i, j, si, sj int }
 
 // NewStream returns the state for V = reg·I with no fresh contexts. reg must
-// be positive and arms at least 2.
+// be positive and arms at least 1.
 func NewStream(k StreamKernel, arms int, reg float64) *Stream {
 	if !(reg > 0) {
 		panic("gram: regulariser must be positive")
 	}
-	if arms < 2 {
-		panic(fmt.Sprintf("gram: %d arms, need at least 2", arms))
+	if arms < 1 {
+		panic(fmt.Sprintf("gram: %d arms, need at least 1", arms))
 	}
 	return &Stream{k: k, arms: arms, reg: reg, slot: map[int]int{}}
 }
