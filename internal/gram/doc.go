@@ -43,4 +43,48 @@
 // γ_t = 1 + r_t[i]. RowNorm2 reads ‖φ_{c,a}‖²_{V⁻¹}, the diagonal of Q_c.
 //
 // Norms only shrink as V grows, so stale norms are upper bounds.
+//
+// # Fresh contexts (Stream)
+//
+// In the other reading of the paper's protocol the experimenter draws M new
+// contexts every round; the learner sees them only during that round, and
+// only the queried context is kept ("committed"). Every update is then made
+// of committed rows, ψ_s = Φ_comᵀu_s with u_s = e_i − e_j (or e_i), and norms
+// are needed only for the round's fresh rows, which are new each round.
+// Stream keeps the t×t dual factor instead of r̃ over a pool:
+//
+//	C = a·I_t + ΨᵀΨ,   C_{ss′} = u_sᵀ K_com u_{s′},   L Lᵀ = C,
+//	V⁻¹ = (1/a)(I_p − Ψ C⁻¹ Ψᵀ)                        (Woodbury)
+//
+// and, for a fresh row x with b_x = Ψᵀφ_x (b_x[s] = K(x, i_s) − K(x, j_s)),
+//
+//	r̃[x] = (1/√a) L⁻¹ b_x,   φ_xᵀ V⁻¹ φ_y = K(x, y)/a − r̃[x]·r̃[y],
+//	Q_c = K_c/a − R_c R_cᵀ    (R_c: the K rows r̃[x] of context c),
+//
+// the same r̃_s[x] that Confidence keeps for pool rows. Add appends row t of
+// L: ℓ = L⁻¹ Ψᵀψ_t by forward substitution and L_tt = √(a + ψ_tᵀψ_t − ℓᵀℓ)
+// (L_tt² = a·γ_t of the pool recursion). That is one row of the bordered
+// (up-looking) Cholesky algorithm, so after t updates L is what that
+// algorithm computes for C from scratch: no error accumulates beyond that of
+// a backward-stable factorisation. Refresh rebuilds C from kernel entries and
+// factorises it with the blocked algorithm (LAPACK dpotrf), as Confidence's
+// Refresh does for r̃.
+//
+// Costs, with κ the cost of one kernel entry and |refs| ≤ 2t the committed
+// rows named by updates: Add O(t² + |refs|·κ); a fresh row O(t²/2 + |refs|·κ),
+// paid lazily per context on first use in a round (SolveAll batches every
+// context, which keeps each panel of L in cache for many rows); Refresh
+// O(t³/3 + t·|refs|·κ). Memory is L (t² values), r̃ of the fresh rows
+// (fresh rows × t) and the blocks; the kernel keeps the features of the
+// committed rows and a gathered copy of those in refs. Nothing grows with
+// (rows ever committed) × t.
+//
+// Each fresh row goes through the same operations in the same order whether
+// its context is solved alone, with others or by SolveAll, so a block does not
+// depend on the order in which a rule asks for blocks.
+//
+// StreamKernel is the kernel interface Stream consumes: committed × committed,
+// fresh × committed and fresh × fresh entries. LinearStream implements it for
+// raw feature rows; mlp.StreamKernel for the gradient features (closed-form
+// NTK entries across two row sets of one network at θ0).
 package gram
