@@ -17,6 +17,7 @@ type Confidence interface {
 	AddRow(i int) // V ← V + φ_i φ_iᵀ
 	Len() int     // updates so far
 	Reg() float64 // a
+	Block(c int) []float64 // Q_c = Φ_c V⁻¹ Φ_cᵀ, K×K row-major (read only)
 	Norm2(c, a, b int) float64
 	RowNorm2(c, a int) float64
 	MaxPair(c int) (a, b int, norm2 float64)

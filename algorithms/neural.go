@@ -22,8 +22,11 @@ type NeuralModel struct {
 	Pool *Pool
 	Cfg  Config
 	Net  *mlp.Net
-	// Conf holds Q_c = Φ_c V⁻¹ Φ_cᵀ for every context; nil when not requested.
-	Conf *gram.Confidence
+	// Conf is the exact confidence state V; nil when not requested. On a
+	// fixed pool it is a *gram.Confidence (every context's block Q_c =
+	// Φ_c V⁻¹ Φ_cᵀ); in the fresh-context reading it has the blocks of the
+	// round's fresh contexts only.
+	Conf Confidence
 
 	rows    rowScores // h(x_n;θ_t) for every pool row, refreshed after every retrain
 	trainer *mlp.Trainer
@@ -57,6 +60,13 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	}
 	net.Predict(m.rows.S, p.X, nil)
 	if withConfidence {
+		if p.Fresh() > 0 {
+			if cfg.FeatureNorm == FeatureUnit {
+				return nil, fmt.Errorf("algorithms: feature-norm %s is not available in the fresh-context reading", FeatureUnit)
+			}
+			m.Conf = newStreamConfidence(p, net.Clone(), 1/float64(cfg.Width), cfg.Lambda/cfg.Kappa, cfg.RefreshEvery)
+			return m, nil
+		}
 		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
 		var k gram.Kernel
 		switch {
@@ -72,8 +82,9 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 			k = gram.NewCached(m.feat)
 		}
 		m.kernel = k
-		m.Conf = gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
-		m.Conf.RefreshEvery = cfg.RefreshEvery
+		conf := gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
+		conf.RefreshEvery = cfg.RefreshEvery
+		m.Conf = conf
 	}
 	return m, nil
 }
@@ -149,6 +160,12 @@ func (m *NeuralModel) Scores(c int) []float64 {
 func (m *NeuralModel) Policy(dst []int) []int {
 	m.sync()
 	return m.rows.policy(dst)
+}
+
+// policyAll is Policy over every context now in the pool, fresh ones too.
+func (m *NeuralModel) policyAll(dst []int) []int {
+	m.sync()
+	return PolicyFromScores(dst, m.Pool.Contexts, m.Pool.Arms, m.rows.S, m.rows.prio)
 }
 
 // Score evaluates h(·;θ_t) on arbitrary feature rows.

@@ -26,12 +26,14 @@ import (
 type lastLayer struct {
 	w     int
 	rho   float64
-	emb   []float64 // N × w, e(x_n; θ_t)
+	emb   []float64 // N × w, e(x_n; θ_t), for every pool row (embed)
 	cov   []float64 // w × w, P⁻¹
 	batch *mlp.Batch
 	duels [][2]int // (win, lose) pool rows
 	d     []float64
 	u     []float64
+	gen   uint64 // pool generation emb is current for
+	done  int    // committed rows embedded at the current θ
 }
 
 func newLastLayer(m *NeuralModel) *lastLayer {
@@ -60,6 +62,28 @@ func plusDsigmoid(x float64) float64 {
 	return s * (1 - s)
 }
 
+// embed brings emb up to date with the pool and the network's current θ:
+// rows committed since the last call (all rows after a rebuild) and the
+// current fresh rows are forwarded. Every row's embedding is computed by the
+// same arithmetic whatever the batch it is in.
+func (ll *lastLayer) embed(m *NeuralModel) {
+	p := m.Pool
+	if ll.done > 0 && ll.gen == p.Generation() {
+		return
+	}
+	ll.gen = p.Generation()
+	a := m.Net.Arch
+	from, rows := ll.done, p.Rows()
+	if ll.batch == nil {
+		ll.batch = mlp.NewBatch(a, rows-from)
+	}
+	ll.batch.Resize(a, rows-from)
+	copy(ll.batch.H[0], p.X[from*a.In:rows*a.In])
+	m.Net.Forward(ll.batch)
+	ll.emb = append(ll.emb[:from*ll.w], ll.batch.H[a.Depth]...)
+	ll.done = p.Committed() * p.Arms
+}
+
 // diff writes e_i − e_j into ll.d.
 func (ll *lastLayer) diff(i, j int) []float64 {
 	w := ll.w
@@ -73,15 +97,9 @@ func (ll *lastLayer) diff(i, j int) []float64 {
 // rebuild recomputes the embeddings at the network's current θ and the
 // covariance from every recorded duel.
 func (ll *lastLayer) rebuild(m *NeuralModel) {
-	p := m.Pool
-	w, n := ll.w, p.Rows()
-	a := m.Net.Arch
-	if ll.batch == nil {
-		ll.batch = mlp.NewBatch(a, n)
-		copy(ll.batch.H[0], p.X)
-	}
-	m.Net.Forward(ll.batch)
-	ll.emb = ll.batch.H[a.Depth]
+	w := ll.w
+	ll.done = 0
+	ll.embed(m)
 	prec := mat.NewSymDense(w, nil)
 	for i := range w {
 		prec.SetSym(i, i, ll.rho)
@@ -121,6 +139,7 @@ func (ll *lastLayer) rebuild(m *NeuralModel) {
 // the S of their time, so the covariance between retrains approximates the
 // one a rebuild would give; each retrain rebuilds it exactly.
 func (ll *lastLayer) add(m *NeuralModel, win, lose int) {
+	ll.embed(m)
 	ll.duels = append(ll.duels, [2]int{win, lose})
 	h := m.RowScores()
 	kappa := plusLossScale(m.Cfg, len(ll.duels)) * plusDsigmoid(h[win]-h[lose])

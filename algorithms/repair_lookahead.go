@@ -51,17 +51,25 @@ func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) 
 	if err != nil {
 		return nil, err
 	}
+	C := env.Pool.Contexts
+	l := &NeuralADBLookahead{NeuralADB: b, pairs: make([][2]int, C), score: make([]float64, C)}
+	if env.Pool.Fresh() > 0 {
+		return l, nil
+	}
 	k, ok := b.kernel.(*gram.Dense)
 	if !ok {
-		return nil, fmt.Errorf("contexts, K: the lookahead context rule needs a dense kernel, so contexts × arms must be ≤ %d (got %d × %d)", denseKernelMaxRows, env.Pool.Contexts, env.Pool.Arms)
+		return nil, fmt.Errorf("algorithms: contexts × K: the lookahead context rule needs a dense kernel on a fixed pool, so contexts × arms must be ≤ %d (got %d × %d)", denseKernelMaxRows, env.Pool.Contexts, env.Pool.Arms)
 	}
-	C := env.Pool.Contexts
-	return &NeuralADBLookahead{NeuralADB: b, rows: newLookaheadRows(k, b.Conf.Reg()), pairs: make([][2]int, C), score: make([]float64, C)}, nil
+	l.rows = newLookaheadRows(k, b.Conf.Reg())
+	return l, nil
 }
 
 // Select implements Learner: the offered contexts are the pool the lookahead
 // sums over.
 func (l *NeuralADBLookahead) Select(o Offer) Query {
+	if l.rows == nil {
+		return l.selectFresh(o)
+	}
 	K := l.Pool.Arms
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
 	if len(l.pairs) < len(l.ctxs) {
@@ -91,18 +99,58 @@ func (l *NeuralADBLookahead) Select(o Offer) Query {
 	return Query{Context: c, Arm1: pairs[i][0] - c*K, Arm2: pairs[i][1] - c*K}
 }
 
+// selectFresh is Select in the fresh-context reading: the same score over
+// the round's fresh contexts, with M from the streaming confidence state.
+func (l *NeuralADBLookahead) selectFresh(o Offer) Query {
+	K, first := l.Pool.Arms, l.Pool.Committed()
+	sc := l.Conf.(*streamConfidence)
+	l.ctxs = o.ContextList(l.Pool, l.ctxs)
+	if len(l.pairs) < len(l.ctxs) {
+		l.pairs = make([][2]int, len(l.ctxs))
+	}
+	pairs := l.pairs[:len(l.ctxs)]
+	for i, c := range l.ctxs {
+		a1, a2 := l.ArmRule(o, c)
+		pairs[i] = [2]int{(c-first)*K + a1, (c-first)*K + a2} // fresh rows
+	}
+	n := 2 * len(pairs)
+	m := make([]float64, n*n) // M between the pairs' rows: 2i, 2i+1 for pair i
+	for x := range n {
+		for y := x; y < n; y++ {
+			v := sc.freshM(pairs[x/2][x%2], pairs[y/2][y%2])
+			m[x*n+y], m[y*n+x] = v, v
+		}
+	}
+	l.score = resize(l.score, len(pairs))
+	for i := range pairs {
+		ri, rj := m[2*i*n:(2*i+1)*n], m[(2*i+1)*n:(2*i+2)*n]
+		q := ri[2*i] + rj[2*i+1] - ri[2*i+1] - rj[2*i]
+		s := 0.0
+		for u := range pairs {
+			x := ri[2*u] - ri[2*u+1] - rj[2*u] + rj[2*u+1]
+			s += x * x
+		}
+		l.score[i] = s / (1 + q)
+	}
+	i := ArgmaxRand(l.score, -1, l.Rng)
+	c := l.ctxs[i]
+	return Query{Context: c, Arm1: pairs[i][0] - (c-first)*K, Arm2: pairs[i][1] - (c-first)*K}
+}
+
 // Pend implements Pender.
 func (l *NeuralADBLookahead) Pend(q Query) {
 	l.NeuralADB.Pend(q)
-	l.rows.push(l.Conf.Row())
+	if l.rows != nil {
+		l.rows.push(l.Conf.(*gram.Confidence).Row())
+	}
 }
 
 // Observe implements Learner.
 func (l *NeuralADBLookahead) Observe(q Query, y Feedback) {
 	n := l.Conf.Len()
 	l.NeuralADB.Observe(q, y)
-	if l.Conf.Len() > n { // not pending: V grew
-		l.rows.push(l.Conf.Row())
+	if l.rows != nil && l.Conf.Len() > n { // not pending: V grew
+		l.rows.push(l.Conf.(*gram.Confidence).Row())
 	}
 }
 

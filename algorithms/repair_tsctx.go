@@ -62,8 +62,9 @@ func (l *NeuralADBTSCtx) sampledWorstContext(o Offer) int {
 	w, K := l.post.w, l.Pool.Arms
 	l.post.sampleDirection(l.g, l.Rng.NormFloat64)
 	nu := math.Sqrt(l.nu2)
-	l.policy = l.Policy(l.policy)
+	l.policy = l.policyAll(l.policy)
 	h := l.RowScores()
+	l.post.embed(l.NeuralModel)
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
 	l.loss = resize(l.loss, len(l.ctxs))
 	loss := l.loss
@@ -88,6 +89,7 @@ func (l *NeuralADBTSCtx) Observe(q Query, y Feedback) {
 	win, lose := q.WinnerLoser(y)
 	rw, rl := l.Pool.Row(q.Context, win), l.Pool.Row(q.Context, lose)
 	h := l.RowScores()
+	l.post.embed(l.NeuralModel)
 	l.recM = append(l.recM, h[rw]-h[rl])
 	l.recV = append(l.recV, l.post.var2(rw, rl))
 	l.NeuralADB.Observe(q, y)
@@ -104,6 +106,7 @@ func (l *NeuralADBTSCtx) Observe(q Query, y Feedback) {
 // h_a − h_b under the rule's posterior.
 func (l *NeuralADBTSCtx) RuleSigma2(c, a, b int) float64 {
 	K := l.Pool.Arms
+	l.post.embed(l.NeuralModel)
 	return l.nu2 * l.post.var2(c*K+a, c*K+b)
 }
 

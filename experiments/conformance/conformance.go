@@ -20,6 +20,7 @@ package conformance
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -251,6 +252,41 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 			for _, q := range qs {
 				l.Observe(q, p.Oracle.Answer(q))
 			}
+		}
+	})
+
+	t.Run("fresh-contexts", func(t *testing.T) {
+		// The fresh-context reading: every round new candidate contexts,
+		// the queried one committed. Queries are checked against each
+		// round's offer by experiments.Loop; the run is deterministic and
+		// the learner scores the evaluation pool with its model.
+		run := func() (trace, []float64) {
+			s := small
+			s.Candidates = 6
+			p := problem(t, s, 9)
+			l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 6})
+			var tr trace
+			err := experiments.Loop(context.Background(), l, p, 0, 80, experiments.Hooks{Observed: func(_ int, q algorithms.Query, y algorithms.Feedback) error {
+				tr.queries, tr.answers = append(tr.queries, q), append(tr.answers, y)
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.policy = l.Policy(nil)
+			if len(tr.policy) != p.Pool.Committed() || p.Pool.Committed() != 80 {
+				t.Fatalf("policy over %d contexts, %d committed after 80 rounds", len(tr.policy), p.Pool.Committed())
+			}
+			gaps, err := p.Evaluator.(experiments.ModelEvaluator).ModelGaps(nil, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tr, gaps
+		}
+		a, ga := run()
+		b, gb := run()
+		if !equalTraces(a, b) || !slices.Equal(ga, gb) {
+			t.Fatal("two fresh-context runs with the same seed differ")
 		}
 	})
 
