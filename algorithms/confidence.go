@@ -13,10 +13,10 @@ import (
 // updates), gram.Primal (low-dimensional raw features: V⁻¹ kept explicitly)
 // and the streaming form of the fresh-context reading.
 type Confidence interface {
-	Add(i, j int) // V ← V + ψψᵀ, ψ = φ_i − φ_j
-	AddRow(i int) // V ← V + φ_i φ_iᵀ
-	Len() int     // updates so far
-	Reg() float64 // a
+	Add(i, j int)          // V ← V + ψψᵀ, ψ = φ_i − φ_j
+	AddRow(i int)          // V ← V + φ_i φ_iᵀ
+	Len() int              // updates so far
+	Reg() float64          // a
 	Block(c int) []float64 // Q_c = Φ_c V⁻¹ Φ_cᵀ, K×K row-major (read only)
 	Norm2(c, a, b int) float64
 	RowNorm2(c, a int) float64
