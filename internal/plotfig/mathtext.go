@@ -27,8 +27,9 @@ import (
 // superscript (v0.17.0), hence this handler.
 //
 // With ASCII set every glyph is written in ASCII (λ as "lambda", ‖ as "||",
-// √ as "sqrt", x̃ as "x~"), for the PDF backend, which garbles other text;
-// scripts are still lowered and raised.
+// √ as "sqrt", x̃ as "x~") and upright, for the PDF backend, which garbles
+// other text and cannot select italics; scripts are still lowered and
+// raised.
 type mathText struct {
 	Fonts *font.Cache
 	ASCII bool
@@ -105,13 +106,6 @@ func (l *layouter) emit(s string, fnt font.Font, y vg.Length) {
 		return
 	}
 	face := l.h.Fonts.Lookup(fnt, fnt.Size)
-	if l.h.ASCII && fnt.Style == stdfont.StyleItalic {
-		// gonum's PDF canvas registers every font under style "" but
-		// selects italics as "I", and fails; an italic face under a
-		// variant name of its own side-steps that.
-		face.Font.Style = stdfont.StyleNormal
-		face.Font.Variant = "Italic"
-	}
 	s = missingToASCII(face, s)
 	l.runs = append(l.runs, run{s: s, face: face, x: l.x, y: y})
 	l.x += face.Width(s)
@@ -120,8 +114,12 @@ func (l *layouter) emit(s string, fnt font.Font, y vg.Length) {
 // math sets the nodes at baseline offset y.
 func (l *layouter) math(nodes []mnode, fnt font.Font, y vg.Length) {
 	italic, roman := fnt, fnt
-	italic.Style = stdfont.StyleItalic
 	roman.Style = stdfont.StyleNormal
+	// gonum's PDF canvas (v0.17.0) registers every font under style "" but
+	// selects italics as "I", and fails: PDFs set mathematics upright.
+	if !l.h.ASCII {
+		italic.Style = stdfont.StyleItalic
+	}
 	for _, n := range nodes {
 		switch n.kind {
 		case mItalic:
@@ -158,7 +156,11 @@ func (l *layouter) math(nodes []mnode, fnt font.Font, y vg.Length) {
 			ext := l.h.extents(fnt)
 			l.runs = append(l.runs, run{bar: true, x: x0, y: y + ext.Ascent*0.92, w: l.x - x0, face: l.h.Fonts.Lookup(fnt, fnt.Size)})
 		case mAccent:
+			before := len(l.runs)
 			l.math(n.kids, fnt, y)
+			if len(l.runs) == before || l.runs[len(l.runs)-1].bar {
+				continue // nothing to put the accent on
+			}
 			if l.h.ASCII {
 				l.emit(map[string]string{"tilde": "~", "hat": "^", "bar": "_"}[n.s], roman, y)
 				continue

@@ -30,9 +30,9 @@ func niceStep(lo, hi float64, integer bool) (step float64, minors int) {
 		for _, q := range []struct {
 			m      float64
 			minors int
-		}{{1, 2}, {2, 2}, {5, 5}} {
+		}{{1, 2}, {2, 2}, {2.5, 5}, {5, 5}} {
 			s := q.m * math.Pow(10, k)
-			if integer && s < 1 {
+			if integer && (s < 1 || s != math.Round(s)) {
 				continue
 			}
 			n := math.Floor(hi/s+1e-9) - math.Ceil(lo/s-1e-9) + 1
@@ -46,22 +46,31 @@ func niceStep(lo, hi float64, integer bool) (step float64, minors int) {
 			if n < 5 {
 				score -= 0.5 // on a tie, fewer labels
 			}
+			if q.m == 2.5 {
+				score++ // quarter steps only when clearly better
+			}
 			if score < bestScore {
 				best, bestScore, bestMinors = s, score, q.minors
 			}
 		}
 	}
-	if integer && best == 0 {
-		best, bestMinors = 1, 1
-	}
-	if integer && best/float64(bestMinors) < 1 {
-		bestMinors = int(best)
+	if integer && best > 0 && best/float64(bestMinors) != math.Round(best/float64(bestMinors)) {
+		bestMinors = 1
 	}
 	return best, bestMinors
 }
 
-// Ticks implements plot.Ticker.
+// Ticks implements plot.Ticker. An integer axis whose range holds no
+// integer gets the ticks of a plain one.
 func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := t.ticks(lo, hi)
+	if t.Integer && len(ticks) == 0 {
+		return niceTicks{}.ticks(lo, hi)
+	}
+	return ticks
+}
+
+func (t niceTicks) ticks(lo, hi float64) []plot.Tick {
 	step, minors := niceStep(lo, hi, t.Integer)
 	if step == 0 {
 		if math.IsNaN(lo) || math.IsInf(lo, 0) {
@@ -90,9 +99,13 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 // formatTick writes v with the decimals that step needs, without trailing
 // zeros and without a negative zero.
 func formatTick(v, step float64) string {
-	dec := 0
-	if step > 0 && step < 1 {
-		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
+	dec := 0 // the decimals that make step an integer: 0.25 needs 2
+	for dec < 12 && step > 0 {
+		x := step * math.Pow(10, float64(dec))
+		if math.Abs(x-math.Round(x)) < 1e-6*x {
+			break
+		}
+		dec++
 	}
 	s := strconv.FormatFloat(v, 'f', dec, 64)
 	if strings.Contains(s, ".") {
