@@ -3,6 +3,7 @@ package sweep
 import (
 	"hash/fnv"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/vg"
 
@@ -108,10 +109,8 @@ const OtherFamily = "Other algorithms"
 // len(Families) for none.
 func FamilyOf(algo string) int {
 	for i, f := range Families {
-		for _, a := range f.Algos {
-			if a == algo {
-				return i
-			}
+		if slices.Contains(f.Algos, algo) {
+			return i
 		}
 	}
 	return len(Families)
