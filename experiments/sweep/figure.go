@@ -158,6 +158,10 @@ func (t *Table) WriteCSV(buf *bytes.Buffer) error {
 	return w.Error()
 }
 
+// ErrNoPoints reports a CSV without the points of a curve of the figure
+// (written before the curve was added).
+var ErrNoPoints = errors.New("no points")
+
 // ReadCSV reads the plotted numbers that WriteCSV wrote for figure f back
 // into a Table, so that a figure re-plots from its CSV without its runs. Every
 // (row, curve, metric) of f must be present; rows of the CSV that f does
@@ -205,7 +209,7 @@ func (f Figure) ReadCSV(r io.Reader) (*Table, error) {
 		for ci, c := range row.Curves {
 			for mi, m := range f.Metrics {
 				if len(tab.Points[ri][ci][mi]) == 0 {
-					return nil, fmt.Errorf("sweep: %s.csv has no points for row %q, curve %q, metric %q", f.ID, row.Title, c.Label, m)
+					return nil, fmt.Errorf("sweep: %s.csv: %w for row %q, curve %q, metric %q", f.ID, ErrNoPoints, row.Title, c.Label, m)
 				}
 			}
 		}
