@@ -19,7 +19,12 @@
 // (the real-data summaries, SummaryAt).
 //
 // How things look is decided here, not in the drawing package
-// (internal/plotfig): every algorithm's legend name and line style
-// (DisplayName, StyleFor) and every metric's panel title and axis label
-// (MetricLabel).
+// (internal/plotfig): every algorithm's legend name and style, a colour,
+// dash pattern and marker fixed across figures (DisplayName, StyleFor), the
+// algorithm families that split crowded rows into rows of panels (Families,
+// Figure.ByFamily), every metric's panel title, axis label and tick kind
+// (MetricLabel, IsCount), and reference levels per metric
+// (Figure.References). Table.Plot marks figures built at any scale but
+// Paper with a title and a watermark; ReadCSV re-plots a figure from its
+// committed CSV without its runs.
 package sweep

@@ -3,9 +3,12 @@ package sweep
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/stats"
@@ -42,6 +45,16 @@ type Figure struct {
 	// Tables, if set, writes further outputs (summary tables) into the
 	// figure's folder after the figure; it returns the paths written.
 	Tables func(f Figure, load Loader, dir string) ([]string, error)
+	// ByFamily draws each row's curves in one row of panels per algorithm
+	// family (Families), with shared y ranges per metric, for rows with too
+	// many curves for one panel. The runs, CSV and tables are unchanged.
+	ByFamily bool
+	// References are horizontal reference levels per metric name, drawn in
+	// every panel of that metric and listed in the legend.
+	References map[string][]Reference
+	// Scale is the name of the Scale the figure was built at (Figures sets
+	// it); figures at any scale but Paper are marked as such.
+	Scale string
 }
 
 // Jobs lists every run the figure needs.
@@ -143,4 +156,63 @@ func (t *Table) WriteCSV(buf *bytes.Buffer) error {
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// ErrNoPoints reports a CSV without the points of a curve of the figure
+// (written before the curve was added).
+var ErrNoPoints = errors.New("no points")
+
+// ReadCSV reads the plotted numbers that WriteCSV wrote for figure f back
+// into a Table, so that a figure re-plots from its CSV without its runs. Every
+// (row, curve, metric) of f must be present; rows of the CSV that f does
+// not have are an error.
+func (f Figure) ReadCSV(r io.Reader) (*Table, error) {
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %s.csv: %w", f.ID, err)
+	}
+	header := "row,curve,metric,t,mean,ci_low,ci_high,n"
+	if len(recs) == 0 || strings.Join(recs[0], ",") != header {
+		return nil, fmt.Errorf("sweep: %s.csv: header must be %s", f.ID, header)
+	}
+	type key struct{ row, curve, metric string }
+	idx := map[key][3]int{}
+	tab := &Table{Figure: f, Points: make([][][][]Point, len(f.Rows))}
+	for ri, row := range f.Rows {
+		tab.Points[ri] = make([][][]Point, len(row.Curves))
+		for ci, c := range row.Curves {
+			tab.Points[ri][ci] = make([][]Point, len(f.Metrics))
+			for mi, m := range f.Metrics {
+				idx[key{row.Title, c.Label, m}] = [3]int{ri, ci, mi}
+			}
+		}
+	}
+	for line, rec := range recs[1:] {
+		at, ok := idx[key{rec[0], rec[1], rec[2]}]
+		if !ok {
+			return nil, fmt.Errorf("sweep: %s.csv line %d: figure has no row %q, curve %q, metric %q", f.ID, line+2, rec[0], rec[1], rec[2])
+		}
+		var p Point
+		var errs [6]error
+		p.T, errs[0] = strconv.Atoi(rec[3])
+		p.Mean, errs[1] = strconv.ParseFloat(rec[4], 64)
+		p.Lo, errs[2] = strconv.ParseFloat(rec[5], 64)
+		p.Hi, errs[3] = strconv.ParseFloat(rec[6], 64)
+		p.N, errs[4] = strconv.Atoi(rec[7])
+		if err := errors.Join(errs[:]...); err != nil {
+			return nil, fmt.Errorf("sweep: %s.csv line %d: %w", f.ID, line+2, err)
+		}
+		pts := &tab.Points[at[0]][at[1]][at[2]]
+		*pts = append(*pts, p)
+	}
+	for ri, row := range f.Rows {
+		for ci, c := range row.Curves {
+			for mi, m := range f.Metrics {
+				if len(tab.Points[ri][ci][mi]) == 0 {
+					return nil, fmt.Errorf("sweep: %s.csv: %w for row %q, curve %q, metric %q", f.ID, ErrNoPoints, row.Title, c.Label, m)
+				}
+			}
+		}
+	}
+	return tab, nil
 }

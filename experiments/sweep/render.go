@@ -10,54 +10,7 @@ import (
 
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/fsutil"
-	"github.com/neural-adb/nadb/internal/plotfig"
 )
-
-// Plot lays the table out as in the paper: one row of panels per Row, one
-// column per metric.
-func (t *Table) Plot() *plotfig.Figure {
-	f := t.Figure
-	// Sequential figures have different curves per row: each row gets its own
-	// legend in its first panel instead of one legend for the figure.
-	pf := &plotfig.Figure{Rows: len(f.Rows), Cols: len(f.Metrics), NoLegend: f.Sequential}
-	for ri, r := range f.Rows {
-		for mi, m := range f.Metrics {
-			title, axis := MetricLabel(m)
-			panel := plotfig.Panel{Title: r.Title + "\n" + title, XLabel: "T (number of duels)", YLabel: axis, Legend: f.Sequential && mi == 0,
-				XMin: 0, XMax: float64(maxT(t.Points[ri]))}
-			for ci, c := range r.Curves {
-				pts := t.Points[ri][ci][mi]
-				s := plotfig.Series{Label: c.Label}
-				if f.Sequential {
-					s.Style = plotfig.Sequential(ci, len(r.Curves))
-				} else {
-					s.Style = StyleFor(c.Spec.Algorithm)
-				}
-				for _, p := range pts {
-					s.X = append(s.X, float64(p.T))
-					s.Y = append(s.Y, p.Mean)
-					s.Lo = append(s.Lo, p.Lo)
-					s.Hi = append(s.Hi, p.Hi)
-				}
-				panel.Series = append(panel.Series, s)
-			}
-			pf.Panels = append(pf.Panels, panel)
-		}
-	}
-	return pf
-}
-
-func maxT(curves [][][]Point) int {
-	m := 0
-	for _, c := range curves {
-		for _, pts := range c {
-			for _, p := range pts {
-				m = max(m, p.T)
-			}
-		}
-	}
-	return m
-}
 
 // RunRecord is one run in a figure's manifest.
 type RunRecord struct {

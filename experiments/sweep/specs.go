@@ -108,6 +108,7 @@ func Figures(sc Scale, only []string) ([]Figure, error) {
 		}
 		f := fs.Build(sc)
 		f.ID = fs.ID
+		f.Scale = sc.Name
 		if err := f.Validate(); err != nil {
 			return nil, err
 		}

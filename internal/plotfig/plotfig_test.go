@@ -5,11 +5,15 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
+// demo is a small deterministic figure that uses every feature: bands,
+// markers, a missing point, undefined points, a reference line, a span,
+// mathematics in labels, log axes, a title and a watermark.
 func demo() *Figure {
-	x := []float64{0, 50, 100, 150, 200}
+	x := []float64{10, 20, 50, 100, 200, 500, 1000}
 	mk := func(name string, scale float64, style Style) Series {
 		y := make([]float64, len(x))
 		lo := make([]float64, len(x))
@@ -18,13 +22,23 @@ func demo() *Figure {
 			y[i] = scale * 10 / math.Sqrt(1+t)
 			lo[i], hi[i] = 0.8*y[i], 1.2*y[i]
 		}
-		y[0] = math.NaN() // skipped, not fatal
+		y[0] = math.NaN() // missing, not fatal
 		return Series{Label: name, X: x, Y: y, Lo: lo, Hi: hi, Style: style}
 	}
-	p := Panel{Title: "worst gap", XLabel: "T (duels)", YLabel: "gap", Series: []Series{mk("first", 1, Style{Color: Palette[0]}), mk("second", 2, Style{Color: Palette[6], Dashes: Dashed})}}
+	bound := Series{Label: `bound $L/\sqrt{\lambda_{\min}(V_T)}$`, X: x, Y: make([]float64, len(x)), Undefined: make([]bool, len(x)), Style: Style{Color: Purple, Dashes: DashDot}}
+	for i, t := range x {
+		bound.Y[i] = 30 / t
+		bound.Undefined[i] = t < 50
+	}
+	a := mk(`$\|z\|_{V_T^{-1}}$ (mean, 95% CI)`, 1, Style{Color: Indigo, Marker: Circle})
+	b := mk("second", 1, Style{Color: Orange, Dashes: Dashed, Marker: Ring}) // coincides with a
+	p := Panel{Title: "linear axes", XLabel: "T (duels)", YLabel: "gap", IntX: true,
+		Series: []Series{a, b, bound},
+		Refs:   []RefLine{{Y: math.Ln2, Label: "constant model, ln 2"}},
+		Spans:  []Span{{X0: 0, X1: 50, Label: "bound undefined"}}}
 	q := p
-	q.LogX, q.LogY = true, true
-	return &Figure{Rows: 1, Cols: 2, Panels: []Panel{p, q}}
+	q.Title, q.LogX, q.LogY, q.Spans = `log axes, $\tilde{d}_T$`, true, true, nil
+	return &Figure{Rows: 1, Cols: 2, Panels: []Panel{p, q}, Title: "quick scale: 2 seeds", Watermark: "QUICK", Legend: LegendBelow}
 }
 
 // TestDeterministicBytes renders every format twice and compares the bytes.
@@ -43,24 +57,71 @@ func TestDeterministicBytes(t *testing.T) {
 	}
 }
 
-func TestSaveSkipsPDFForNonASCII(t *testing.T) {
+func TestSaveSkipsPDFForUnspellableText(t *testing.T) {
 	dir := t.TempDir()
 	f := demo()
-	f.Panels[0].YLabel = "σ²"
+	f.Panels[0].YLabel = "σ² (spelled sigma^2 in PDF)"
 	paths, err := f.Save(filepath.Join(dir, "fig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 3 {
+		t.Fatalf("wrote %v, want PNG, SVG and PDF", paths)
+	}
+	f.Panels[0].YLabel = "漢"
+	paths, err = f.Save(filepath.Join(dir, "fig2"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(paths) != 2 {
 		t.Fatalf("wrote %v, want PNG and SVG only", paths)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "fig.pdf")); !os.IsNotExist(err) {
-		t.Fatal("PDF written despite non-ASCII labels")
+	if _, err := os.Stat(filepath.Join(dir, "fig2.pdf")); !os.IsNotExist(err) {
+		t.Fatal("PDF written despite text without an ASCII spelling")
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	for name, f := range map[string]*Figure{
+		"too many panels": {Rows: 1, Cols: 1, Panels: []Panel{{}, {}}},
+		"no rows":         {Rows: 0, Cols: 1},
+		"short Y":         {Rows: 1, Cols: 1, Panels: []Panel{{Series: []Series{{Label: "s", X: []float64{1, 2}, Y: []float64{1}}}}}},
+		"short Undefined": {Rows: 1, Cols: 1, Panels: []Panel{{Series: []Series{{Label: "s", X: []float64{1, 2}, Y: []float64{1, 2}, Undefined: []bool{true}}}}}},
+	} {
+		var buf bytes.Buffer
+		err := f.Render(&buf, "png")
+		if err == nil || !strings.HasPrefix(err.Error(), "plotfig: ") {
+			t.Errorf("%s: error %v, want a plotfig error", name, err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := demo().Render(&buf, "gif"); err == nil || !strings.Contains(err.Error(), "gif") {
+		t.Errorf("unknown format: error %v", err)
 	}
 }
 
 func TestSequential(t *testing.T) {
 	if Sequential(0, 4).Color == Sequential(3, 4).Color {
 		t.Error("sequential ramp does not vary")
+	}
+	if Sequential(0, 4).Marker == Sequential(1, 4).Marker {
+		t.Error("neighbours of a sequential family share a marker")
+	}
+}
+
+// TestLegendEntries checks that a legend lists each label once, series
+// first, then references, spans and the undefined marker.
+func TestLegendEntries(t *testing.T) {
+	f := demo()
+	tg := target{}
+	f.numberRefs(&tg)
+	es := entries(f.Panels, "", tg)
+	var got []string
+	for _, e := range es {
+		got = append(got, e.label)
+	}
+	want := []string{f.Panels[0].Series[0].Label, "second", f.Panels[0].Series[2].Label, "constant model, ln 2", "bound undefined", "undefined at this x (cross in the curve's colour)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("legend %q, want %q", got, want)
 	}
 }
