@@ -27,6 +27,21 @@ type Scale struct {
 	Widths, Depths         []int
 	DepthWidth             int
 	CompareDims, CompareKs []int
+	// Candidates are the numbers M of fresh candidate contexts per round of
+	// the fresh-context figures: the default first (FreshM), then the
+	// others shown beside it.
+	Candidates []int
+}
+
+// FreshM is the default number of fresh candidate contexts per round of the
+// fresh-context reading at scale sc.
+func (sc Scale) FreshM() int { return sc.Candidates[0] }
+
+// Fresh is the main setting's problem in the fresh-context reading with m
+// candidates per round (the Problem's contexts are the evaluation pool).
+func (sc Scale) Fresh(spec experiments.Spec, m int) experiments.Spec {
+	spec.Problem.Candidates = m
+	return spec
 }
 
 // Paper is the paper's setting (Section 4): Square and Sine, d = 20, K = 10,
@@ -36,6 +51,7 @@ var Paper = Scale{
 	Name: "paper", Seeds: 10, T: 1000, Every: 50, Problem: experiments.DefaultProblem(), Width: 50,
 	Dims: []int{5, 10, 15, 20}, ArmsGrid: []int{5, 10, 15, 20}, Widths: []int{16, 32, 50, 100}, Depths: []int{1, 2, 3, 4}, DepthWidth: 32,
 	CompareDims: []int{20, 40}, CompareKs: []int{5, 10, 15},
+	Candidates: []int{20, 300},
 }
 
 // Quick is a smoke-test scale: the paper's figures with 2 seeds and T = 200,
@@ -55,6 +71,7 @@ var Reduced = Scale{
 	Problem: experiments.ProblemSpec{Name: string(experiments.Square), Dim: 10, Arms: 5, Contexts: 100, Theta: experiments.ThetaSphere}, Width: 32,
 	Dims: []int{3, 6, 10, 15}, ArmsGrid: []int{3, 5, 8, 12}, Widths: []int{8, 16, 32, 64}, Depths: []int{1, 2, 3, 4}, DepthWidth: 16,
 	CompareDims: []int{10, 20}, CompareKs: []int{3, 5, 8},
+	Candidates: []int{20, 100},
 }
 
 // Scales are the named scales.
