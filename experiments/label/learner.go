@@ -108,23 +108,6 @@ func (lp *LearnerProposer) Observe(q algorithms.Query, y algorithms.Feedback) {
 	lp.queries[q.Context]++
 }
 
-// ObserveAnswers feeds the strict answers of list to the learner in order
-// and returns how many ties it skipped: a tie is no answer a Bradley–Terry
-// learner can use.
-func (lp *LearnerProposer) ObserveAnswers(list []pool.Answer) (ties int) {
-	for _, a := range list {
-		switch a.Y {
-		case 1:
-			lp.Observe(algorithms.Query{Context: a.Context, Arm1: a.Arm1, Arm2: a.Arm2}, algorithms.Arm1Won)
-		case 0:
-			lp.Observe(algorithms.Query{Context: a.Context, Arm1: a.Arm1, Arm2: a.Arm2}, algorithms.Arm2Won)
-		default:
-			ties++
-		}
-	}
-	return ties
-}
-
 // Summary implements Proposer.
 func (lp *LearnerProposer) Summary() Summary {
 	p := lp.pool
