@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,7 +106,7 @@ func TestSuggestCEMS(t *testing.T) {
 	for _, r := range rows[1:] {
 		c, ok := ctxOf[r[0]]
 		arms := pf.Arms[c*K : (c+1)*K]
-		if !ok || !contains(arms, r[1]) || !contains(arms, r[2]) || r[1] == r[2] {
+		if !ok || !slices.Contains(arms, r[1]) || !slices.Contains(arms, r[2]) || r[1] == r[2] {
 			t.Errorf("query %v is not a duel of the pool", r)
 		}
 		key := [3]string{r[0], min(r[1], r[2]), max(r[1], r[2])}
@@ -119,15 +120,6 @@ func TestSuggestCEMS(t *testing.T) {
 			t.Errorf("query %v: want a score and σ > 0", r)
 		}
 	}
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // TestExportAndModelCEMS exports Neural-ADB's policy on the CEMS pool with its
