@@ -1,5 +1,6 @@
 // Command nadb runs the Neural-ADB reproduction: single experiments, the
-// paper's figures, the theory checks and the claims table.
+// paper's figures, the theory checks and the claims table; and labels a pool
+// of one's own: the next queries, the learned policy, a labelling page.
 //
 // Usage:
 //
@@ -10,6 +11,10 @@
 //	nadb lockon  [flags] the lock-on study of the paper's context rule (tables)
 //	nadb list            every registered algorithm with a one-line description
 //	nadb config          every configuration field, its default and its source
+//	nadb suggest [flags] the next queries to label on a pool of one's own
+//	nadb export  [flags] the learned policy (and the model) from recorded answers
+//	nadb serve   [flags] a labelling page whose queries a learner chooses
+//	nadb data cems -out DIR  the shipped CEMSChoice data as pool, answers and display files
 //
 // Run "nadb <command> -h" for the flags of a command.
 package main
@@ -55,6 +60,10 @@ var commands = []struct {
 	{"lockon", "run the lock-on study of the paper's context rule and write its tables", cmdLockon},
 	{"list", "list every registered algorithm", cmdList},
 	{"config", "list every configuration field with its default and source", cmdConfig},
+	{"suggest", "write the next queries to label on a pool of your own", cmdSuggest},
+	{"export", "write the learned policy from recorded answers (and save or load the model)", cmdExport},
+	{"serve", "serve a labelling page whose queries a learner chooses", cmdServe},
+	{"data", "write a shipped data set as pool, answers and display files", cmdData},
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {

@@ -75,6 +75,10 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{[]string{"verify", "-only", "99z"}, "-only: unknown claim"},
 		{[]string{"figures", "-only", "fig99"}, "-only: sweep: unknown figure"},
 		{[]string{"figures", "-shard", "3/2"}, "shard"},
+		{[]string{"suggest", "-algo", "apo"}, "-pool"},
+		{[]string{"export", "-pool", "no-such-pool.csv", "-answers", "a.csv", "-algo", "apo"}, "no-such-pool.csv"},
+		{[]string{"serve", "-pool", "no-such-pool.csv"}, "-log"},
+		{[]string{"data", "cems"}, "-out"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		var stderr bytes.Buffer

@@ -15,10 +15,15 @@
 //	retrain              Proposer.Observe
 //	π(c) (eq. 8)         Proposer.Summary           GET /api/summary
 //
-// The package depends on no learner and no pool file: it consumes two small
-// interfaces, a Catalogue (what can be shown: contexts and their arms by
-// identifier) and a Proposer (the learner side). Table is a Catalogue in
-// memory; RoundRobin is a deterministic fake Proposer for tests and examples.
+// The session consumes two small interfaces, a Catalogue (what can be
+// shown: contexts and their arms by identifier) and a Proposer (the learner
+// side). PoolCatalogue and LearnerProposer (learner.go) connect a pool file
+// (package experiments/pool) and any learner of package algorithms: the
+// learner selects among the pairs no labeller holds (algorithms.Offer), a
+// Pender learner counts the queries shown but not yet answered in its
+// uncertainty, and the summary is its policy with its scores and σ; this is
+// what "nadb serve" runs. Table is a Catalogue in memory; RoundRobin is a
+// deterministic fake Proposer for tests and examples.
 //
 // Several labellers can work at once. A query shown to a labeller is
 // pending: it is passed to Propose in the exclude list, so every labeller

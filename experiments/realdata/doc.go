@@ -7,5 +7,7 @@
 // layout, and score the learner's model (algorithms.Scorer) on held-out
 // users or samples in extra columns. References gives the levels of
 // non-learners (a passive linear model, a constant model, the majority class)
-// on the same seeds.
+// on the same seeds. CEMSFiles (cems_files.go) writes CEMSChoice as the pool,
+// answers and display files of a pool of your own ("nadb data cems"), the
+// data of the README's labelling walkthrough.
 package realdata

@@ -29,6 +29,10 @@ func (n *Net) Clone() *Net {
 	return &c
 }
 
+// IdenticallyZero reports whether h(·;θ) ≡ 0 by construction: θ is still the
+// mirrored initialisation, for which Forward reports exact zeros.
+func (n *Net) IdenticallyZero() bool { return n.zeroAtInit }
+
 // SetTheta copies θ into the network.
 func (n *Net) SetTheta(theta []float64) {
 	if len(theta) != len(n.Theta) {

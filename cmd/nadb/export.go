@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments/label"
+	"github.com/neural-adb/nadb/internal/fsutil"
+)
+
+// exportHelp documents the command and its CSV columns.
+const exportHelp = `usage: nadb export -pool F -answers F -algo A [-out F] [-model M] [-seed S] [config flags]
+       nadb export -pool F -load M [-answers F] [-out F]
+
+Writes the learned policy as CSV, one row per (context, arm) of the pool:
+
+  context,arm,policy,score,sigma,queries
+
+  context, arm  the identifiers of the pool file
+  policy        1 for the policy's arm of the context, argmax of score; 0 otherwise
+  score         the model's utility h(context, arm) (Borda estimate for ae-borda*)
+  sigma         the learner's uncertainty of h(arm) - h(policy's arm): 0 for the
+                policy's arm, NaN when the learner has none (and with -load)
+  queries       the strict answers (ties left out) of the context the learner has
+                seen; empty with -load and no -answers
+
+The first form replays the answers into the learner (ties are skipped) and,
+with -model, saves its model as JSON (the nadb-model format, go doc
+algorithms.Model). The second reads such a model back; it is refused for a
+pool file other than the one it was trained on, or another format version.
+
+flags:`
+
+func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("nadb export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility] (format: go doc pool.ReadPool)")
+	answersPath := fs.String("answers", "", "recorded answers: CSV context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie)")
+	out := fs.String("out", "", "write the CSV to this file instead of stdout")
+	modelPath := fs.String("model", "", "also save the learner's model to this JSON file")
+	loadPath := fs.String("load", "", "export from this saved model instead of a learner (no -algo)")
+	var ls learnerSpec
+	ls.register(fs, "")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, exportHelp)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	in, err := readPoolInput(*poolPath, *answersPath)
+	if err != nil {
+		return err
+	}
+	var sum label.Summary
+	if *loadPath != "" {
+		var conflict string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "pool" && f.Name != "answers" && f.Name != "out" && f.Name != "load" && conflict == "" {
+				conflict = f.Name
+			}
+		})
+		if conflict != "" {
+			return usageError{fmt.Errorf("-%s: not used with -load (the model file fixes the algorithm and its settings)", conflict)}
+		}
+		if sum, err = loadedSummary(in, *loadPath); err != nil {
+			return err
+		}
+	} else {
+		if *answersPath == "" {
+			return usageError{errors.New("-answers: name the answers file the learner learns from (or -load a saved model)")}
+		}
+		lp, ties, err := ls.proposer(ctx, in)
+		if err != nil {
+			return err
+		}
+		reportReplay(stderr, "export", in, ties)
+		sum = lp.Summary()
+		if *modelPath != "" {
+			m, err := algorithms.Snapshot(lp.Learner(), ls.algo, ls.env(in), in.sha)
+			if err != nil {
+				return usageError{fmt.Errorf("-model: %w", err)}
+			}
+			if err := fsutil.WriteWith(*modelPath, m.Write); err != nil {
+				return usageError{fmt.Errorf("-model: %w", err)}
+			}
+		}
+	}
+	write := func(w io.Writer) error { return writeExport(w, in, sum) }
+	if *out == "" {
+		return write(stdout)
+	}
+	if err := fsutil.WriteWith(*out, write); err != nil {
+		return usageError{fmt.Errorf("-out: %w", err)}
+	}
+	return nil
+}
+
+// loadedSummary reads the model of -load, checked against the pool file, and
+// returns its policy and scores, with the strict answers per context when
+// an answers file is given.
+func loadedSummary(in *poolInput, path string) (label.Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return label.Summary{}, usageError{fmt.Errorf("-load: %w", err)}
+	}
+	defer f.Close()
+	m, err := algorithms.ReadModel(f, path, in.sha)
+	if err != nil {
+		return label.Summary{}, usageError{fmt.Errorf("-load: %w", err)}
+	}
+	p := in.file.Pool
+	if m.InputDim != p.Dim {
+		return label.Summary{}, usageError{fmt.Errorf("-load: %s has input_dim %d, but %s has %d features", path, m.InputDim, in.poolPath, p.Dim)}
+	}
+	policy := m.Policy(nil, p)
+	scores := m.Scorer().Score(nil, p.X[:p.Rows()*p.Dim])
+	queries := make([]int, p.Contexts)
+	for c := range queries {
+		queries[c] = -1
+	}
+	if in.answers != nil {
+		clear(queries)
+		for _, a := range in.answers.Strict() {
+			queries[a.Context]++
+		}
+	}
+	sum := label.Summary{Contexts: make([]label.ContextSummary, p.Contexts)}
+	for c := range sum.Contexts {
+		sigmas := make([]float64, p.Arms)
+		for a := range sigmas {
+			sigmas[a] = math.NaN()
+		}
+		sum.Contexts[c] = label.ContextSummary{Arm: policy[c], Scores: scores[c*p.Arms : (c+1)*p.Arms], Sigmas: sigmas, Queries: queries[c]}
+	}
+	return sum, nil
+}
+
+// writeExport writes the CSV of exportHelp. A negative query count is
+// written empty.
+func writeExport(w io.Writer, in *poolInput, sum label.Summary) error {
+	pf := in.file
+	K := pf.Pool.Arms
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"context", "arm", "policy", "score", "sigma", "queries"})
+	for c, cs := range sum.Contexts {
+		queries := ""
+		if cs.Queries >= 0 {
+			queries = strconv.Itoa(cs.Queries)
+		}
+		for a := range K {
+			policy, score := "0", math.NaN()
+			if a == cs.Arm {
+				policy = "1"
+			}
+			if cs.Scores != nil {
+				score = cs.Scores[a]
+			}
+			sigma := math.NaN()
+			if cs.Sigmas != nil {
+				sigma = cs.Sigmas[a]
+			}
+			cw.Write([]string{pf.Contexts[c], pf.Arms[c*K+a], policy, formatNum(score), formatNum(sigma), queries})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/neural-adb/nadb/experiments/pool"
+)
+
+// cemsDir writes the CEMS files with "nadb data cems" into a temporary
+// folder, and some.csv: the first n answers of answers.csv.
+func cemsDir(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, &out, []string{"data", "cems", "-out", dir}); err != nil {
+		t.Fatalf("nadb data cems: %v\n%s", err, out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "answers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if err := os.WriteFile(filepath.Join(dir, "some.csv"), []byte(strings.Join(lines[:1+n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// nadb runs the command line in process and returns its stdout, stderr and
+// error.
+func nadb(args ...string) (string, string, error) {
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), &stdout, &stderr, args)
+	return stdout.String(), stderr.String(), err
+}
+
+// readCSV reads a CSV file with its header.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// readPool reads the pool file and the answers file some.csv of dir.
+func readPool(t *testing.T, dir string) (*pool.PoolFile, *pool.Answers) {
+	t.Helper()
+	in, err := readPoolInput(filepath.Join(dir, "pool.csv"), filepath.Join(dir, "some.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.file, in.answers
+}
+
+// small keeps the networks of the tests small and often retrained.
+var small = []string{"-width", "16", "-retrain-every", "10"}
+
+// TestSuggestCEMS asks Neural-ADB for 12 queries on the CEMS pool after 300
+// recorded answers: they are distinct duels of the pool, with a score and a
+// σ, and the skipped ties are reported.
+func TestSuggestCEMS(t *testing.T) {
+	dir := cemsDir(t, 300)
+	pf, ans := readPool(t, dir)
+	out := filepath.Join(dir, "next.csv")
+	_, stderr, err := nadb(append([]string{"suggest", "-pool", filepath.Join(dir, "pool.csv"), "-answers", filepath.Join(dir, "some.csv"),
+		"-algo", "neural-adb-ucb", "-n", "12", "-out", out}, small...)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	ties := len(ans.List) - len(ans.Strict())
+	if ties == 0 || !strings.Contains(stderr, "skipped "+strconv.Itoa(ties)+" ties") {
+		t.Errorf("stderr %q does not report the %d ties skipped", stderr, ties)
+	}
+	rows := readCSV(t, out)
+	if strings.Join(rows[0], ",") != "context,arm1,arm2,score,sigma" || len(rows) != 13 {
+		t.Fatalf("suggest wrote %d rows, header %v; want 12 queries", len(rows)-1, rows[0])
+	}
+	ctxOf := map[string]int{}
+	for c, id := range pf.Contexts {
+		ctxOf[id] = c
+	}
+	K := pf.Pool.Arms
+	seen := map[[3]string]bool{}
+	for _, r := range rows[1:] {
+		c, ok := ctxOf[r[0]]
+		arms := pf.Arms[c*K : (c+1)*K]
+		if !ok || !slices.Contains(arms, r[1]) || !slices.Contains(arms, r[2]) || r[1] == r[2] {
+			t.Errorf("query %v is not a duel of the pool", r)
+		}
+		key := [3]string{r[0], min(r[1], r[2]), max(r[1], r[2])}
+		if seen[key] {
+			t.Errorf("duel %v suggested twice", r)
+		}
+		seen[key] = true
+		score, err1 := strconv.ParseFloat(r[3], 64)
+		sigma, err2 := strconv.ParseFloat(r[4], 64)
+		if err1 != nil || err2 != nil || math.IsNaN(score) || !(sigma > 0) {
+			t.Errorf("query %v: want a score and σ > 0", r)
+		}
+	}
+}
+
+// TestExportAndModelCEMS exports Neural-ADB's policy on the CEMS pool with its
+// model, exports again from the saved model, and checks that every context
+// has one policy arm, that the answers are counted, that the loaded model
+// gives the same policy and scores, and that it is refused for another pool
+// file and another format version.
+func TestExportAndModelCEMS(t *testing.T) {
+	dir := cemsDir(t, 200)
+	pf, ans := readPool(t, dir)
+	poolPath, some := filepath.Join(dir, "pool.csv"), filepath.Join(dir, "some.csv")
+	model, learned, loaded := filepath.Join(dir, "model.json"), filepath.Join(dir, "learned.csv"), filepath.Join(dir, "loaded.csv")
+	if _, stderr, err := nadb(append([]string{"export", "-pool", poolPath, "-answers", some, "-algo", "neural-adb-ucb",
+		"-out", learned, "-model", model}, small...)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if _, stderr, err := nadb("export", "-pool", poolPath, "-load", model, "-answers", some, "-out", loaded); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	a, b := readCSV(t, learned), readCSV(t, loaded)
+	if strings.Join(a[0], ",") != "context,arm,policy,score,sigma,queries" || len(a) != 1+len(pf.Arms) || len(b) != len(a) {
+		t.Fatalf("export wrote %d and %d rows, header %v; want 1 + %d", len(a), len(b), a[0], len(pf.Arms))
+	}
+	K := pf.Pool.Arms
+	policies, queries := map[string]int{}, 0
+	for i, r := range a[1:] {
+		c := i / K
+		if r[0] != pf.Contexts[c] || r[1] != pf.Arms[i] {
+			t.Fatalf("row %d is %v, want context %s arm %s", i+1, r, pf.Contexts[c], pf.Arms[i])
+		}
+		if r[2] == "1" {
+			policies[r[0]]++
+		}
+		if i%K == 0 {
+			n, _ := strconv.Atoi(r[5])
+			queries += n
+		}
+		if s := b[i+1]; s[0] != r[0] || s[1] != r[1] || s[2] != r[2] || s[3] != r[3] || s[4] != "NaN" || s[5] != r[5] {
+			t.Errorf("row %d: loaded model gives %v, learner %v", i+1, s, r)
+		}
+	}
+	if len(policies) != len(pf.Contexts) {
+		t.Errorf("%d contexts have a policy arm, want all %d", len(policies), len(pf.Contexts))
+	}
+	for c, n := range policies {
+		if n != 1 {
+			t.Errorf("context %s has %d policy arms", c, n)
+		}
+	}
+	if queries != len(ans.Strict()) {
+		t.Errorf("export counts %d answers, want the %d strict ones", queries, len(ans.Strict()))
+	}
+
+	// Another pool file: one feature value changed.
+	text, _ := os.ReadFile(poolPath)
+	other := filepath.Join(dir, "other.csv")
+	os.WriteFile(other, bytes.Replace(text, []byte("s1,London,1,"), []byte("s1,London,2,"), 1), 0o644)
+	_, _, err := nadb("export", "-pool", other, "-load", model)
+	if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "-load") || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a model of another pool: error %v; want a usage error naming -load and the sha256", err)
+	}
+	js, _ := os.ReadFile(model)
+	v2 := filepath.Join(dir, "v2.json")
+	os.WriteFile(v2, bytes.Replace(js, []byte(`"version": 1`), []byte(`"version": 2`), 1), 0o644)
+	_, _, err = nadb("export", "-pool", poolPath, "-load", v2)
+	if err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("a model of format version 2: error %v; want a usage error naming the version", err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServeCEMS starts "nadb serve" on the CEMS files, answers a query
+// through the API, reads the summary, and stops it as Ctrl-C does.
+func TestServeCEMS(t *testing.T) {
+	dir := cemsDir(t, 50)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, &stdout, &stderr, []string{"serve", "-pool", filepath.Join(dir, "pool.csv"), "-answers", filepath.Join(dir, "some.csv"),
+			"-display", filepath.Join(dir, "display.csv"), "-log", filepath.Join(dir, "log"), "-algo", "apo", "-addr", "127.0.0.1:0"})
+	}()
+	var page string
+	for deadline := time.Now().Add(30 * time.Second); page == ""; time.Sleep(20 * time.Millisecond) {
+		if s, ok := strings.CutPrefix(stdout.String(), "labelling page: "); ok {
+			page, _, _ = strings.Cut(s, "\n")
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v\n%s", err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve printed no URL:\n%s", stderr.String())
+		}
+	}
+	get := func(path string, v any) {
+		resp, err := http.Get(page + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s", path, resp.Status)
+		}
+		if v != nil {
+			json.NewDecoder(resp.Body).Decode(v)
+		} else {
+			io.Copy(io.Discard, resp.Body)
+		}
+	}
+	get("", nil)
+	var q struct {
+		ID        string
+		Arm1Label string `json:"arm1_label"`
+	}
+	get("api/next?labeller=ann", &q)
+	if q.ID == "" || !strings.Contains(q.Arm1Label, "(") {
+		t.Fatalf("next query %+v; want an id and a school label of the display file", q)
+	}
+	resp, err := http.Post(page+"api/answer", "application/json", strings.NewReader(`{"id":"`+q.ID+`","y":1}`))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("answer: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	var sum struct {
+		Answered int
+		Contexts []struct{ Policy *string }
+	}
+	get("api/summary", &sum)
+	if sum.Answered != 1 || len(sum.Contexts) != 303 || sum.Contexts[0].Policy == nil {
+		t.Errorf("summary: %d answered, %d contexts; want 1 and 303 with a policy", sum.Answered, len(sum.Contexts))
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve after Ctrl-C: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop within 10 s of Ctrl-C")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "log", "answers.jsonl")); err != nil || !strings.Contains(string(b), `"kind":"answer"`) {
+		t.Errorf("the log has no answer: %v\n%s", err, b)
+	}
+}
+
+// TestLabelCommandsBadInput checks that bad input to data, suggest, export
+// and serve is a usage error that names the flag or file.
+func TestLabelCommandsBadInput(t *testing.T) {
+	dir := cemsDir(t, 20)
+	pool, some := filepath.Join(dir, "pool.csv"), filepath.Join(dir, "some.csv")
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("context,arm1,arm2,y\ns1,London,Atlantis,1\n"), 0o644)
+	notModel := filepath.Join(dir, "display.csv")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"data"}, "cems"},
+		{[]string{"data", "shuttle", "-out", dir}, "unknown data set"},
+		{[]string{"data", "cems"}, "-out"},
+		{[]string{"suggest", "-algo", "apo"}, "-pool"},
+		{[]string{"suggest", "-pool", filepath.Join(dir, "nope.csv"), "-algo", "apo"}, "nope.csv"},
+		{[]string{"suggest", "-pool", some, "-algo", "apo"}, "-pool"},
+		{[]string{"suggest", "-pool", pool}, "-algo"},
+		{[]string{"suggest", "-pool", pool, "-algo", "nope"}, "unknown algorithm"},
+		{[]string{"suggest", "-pool", pool, "-algo", "apo", "-n", "0"}, "-n"},
+		{[]string{"suggest", "-pool", pool, "-algo", "apo", "-answers", bad}, "Atlantis"},
+		{[]string{"suggest", "-pool", pool, "-algo", "apo", "-width", "0"}, "width"},
+		{[]string{"suggest", "-pool", pool, "-algo", "apo", "stray"}, "stray"},
+		{[]string{"export", "-pool", pool, "-algo", "apo"}, "-answers"},
+		{[]string{"export", "-pool", pool, "-load", notModel}, "not a model file"},
+		{[]string{"export", "-pool", pool, "-load", filepath.Join(dir, "none.json")}, "-load"},
+		{[]string{"export", "-pool", pool, "-load", notModel, "-algo", "apo"}, "-algo: not used with -load"},
+		{[]string{"serve", "-pool", pool}, "-log"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-addr", "0.0.0.0:0"}, "-token"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-token", "short"}, "-token"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-addr", "nonsense"}, "-addr"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-budget", "-1"}, "-budget"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-display", bad}, "bad.csv"},
+	} {
+		_, _, err := nadb(tc.args...)
+		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("nadb %s: error %v; want a usage error naming %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/label"
+	"github.com/neural-adb/nadb/experiments/pool"
+)
+
+// What suggest, export and serve share: a pool file of one's own, its
+// recorded answers, and a learner replaying them.
+
+// poolInput is a pool file, its sha256 and its recorded answers.
+type poolInput struct {
+	poolPath, answersPath string
+	file                  *pool.PoolFile
+	sha                   string
+	answers               *pool.Answers // nil without an answers file
+}
+
+// readPoolInput reads the files of -pool and -answers (optional).
+func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
+	if poolPath == "" {
+		return nil, usageError{fmt.Errorf("-pool: name the pool file (CSV context,arm,<features...>; nadb data cems writes an example)")}
+	}
+	b, sha, err := experiments.ReadHashed("-pool", poolPath, "")
+	if err != nil {
+		return nil, usageError{err}
+	}
+	pf, err := pool.ReadPool(bytes.NewReader(b), poolPath)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("-pool: %w", err)}
+	}
+	in := &poolInput{poolPath: poolPath, answersPath: answersPath, file: pf, sha: sha}
+	if answersPath == "" {
+		return in, nil
+	}
+	f, err := os.Open(answersPath)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("-answers: %w", err)}
+	}
+	defer f.Close()
+	if in.answers, err = pf.ReadAnswers(f, answersPath); err != nil {
+		return nil, usageError{fmt.Errorf("-answers: %w", err)}
+	}
+	return in, nil
+}
+
+// learnerSpec is the learner of suggest, export and serve: -algo, -seed and
+// the configuration flags.
+type learnerSpec struct {
+	algo string
+	seed uint64
+	cfg  algorithms.Config
+}
+
+// register adds -algo (with default algo), -seed and the configuration flags.
+func (s *learnerSpec) register(fs *flag.FlagSet, algo string) {
+	s.cfg = algorithms.Default()
+	fs.StringVar(&s.algo, "algo", algo, "algorithm (see nadb list)")
+	fs.Uint64Var(&s.seed, "seed", 1, "seed of the learner")
+	configFlags(fs, &s.cfg)
+}
+
+// env returns the learner's environment on the pool of in.
+func (s *learnerSpec) env(in *poolInput) algorithms.Env {
+	return algorithms.Env{Pool: in.file.Pool, Config: s.cfg, Seed: s.seed}
+}
+
+// proposer builds the learner on the pool of in and feeds it the strict
+// recorded answers in file order; it returns the number of ties skipped.
+func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.LearnerProposer, int, error) {
+	if s.algo == "" {
+		return nil, 0, usageError{fmt.Errorf("-algo: name an algorithm (see nadb list)")}
+	}
+	l, err := algorithms.New(s.algo, s.env(in))
+	if err != nil {
+		return nil, 0, usageError{fmt.Errorf("-algo %s: %w", s.algo, err)}
+	}
+	lp := label.NewLearnerProposer(l, in.file.Pool)
+	if in.answers == nil {
+		return lp, 0, nil
+	}
+	ties := 0
+	for _, a := range in.answers.List {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		q := algorithms.Query{Context: a.Context, Arm1: a.Arm1, Arm2: a.Arm2}
+		switch a.Y {
+		case 1:
+			lp.Observe(q, algorithms.Arm1Won)
+		case 0:
+			lp.Observe(q, algorithms.Arm2Won)
+		default:
+			ties++
+		}
+	}
+	return lp, ties, nil
+}
+
+// reportReplay says on stderr how many answers were replayed and skipped.
+func reportReplay(stderr io.Writer, cmd string, in *poolInput, ties int) {
+	if in.answers == nil {
+		return
+	}
+	fmt.Fprintf(stderr, "nadb %s: replayed %d answers of %s", cmd, len(in.answers.List)-ties, in.answersPath)
+	if ties > 0 {
+		fmt.Fprintf(stderr, "; skipped %d ties (a tie is no answer a Bradley-Terry learner can use)", ties)
+	}
+	fmt.Fprintln(stderr)
+}
+
+// formatNum writes a float in the shortest form that reads back the same,
+// NaN as "NaN".
+func formatNum(x float64) string {
+	if math.IsNaN(x) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/fsutil"
+)
+
+// cmdSuggest writes the next queries to label: the learner replays the
+// recorded answers, then proposes -n distinct duels, each chosen with the
+// previous ones pending (label.LearnerProposer, algorithms.Pender).
+func cmdSuggest(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	fs := flag.NewFlagSet("nadb suggest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility], one row per (context, arm) (format: go doc pool.ReadPool)")
+	answersPath := fs.String("answers", "", "recorded answers: CSV context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie; ties are skipped)")
+	n := fs.Int("n", 10, "number of distinct queries to suggest")
+	out := fs.String("out", "", "write the CSV to this file instead of stdout")
+	var ls learnerSpec
+	ls.register(fs, "")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: nadb suggest -pool F [-answers F] -algo A [-n N] [-out F] [-seed S] [config flags]
+
+Replays the recorded answers into the learner and writes the next N distinct
+queries to ask, in the order the learner chooses them, as CSV:
+
+  context,arm1,arm2,score,sigma
+
+with the identifiers of the pool file; score is the learner's h(arm1) - h(arm2)
+and sigma its uncertainty of that difference (NaN when the learner has none).
+Each query is chosen with the previous ones pending, so that learners whose
+uncertainty depends on the queries asked (Neural-ADB, APO, ...) spread them.
+
+flags:`)
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *n < 1 {
+		return usageError{fmt.Errorf("-n: need at least 1 query, got %d", *n)}
+	}
+	in, err := readPoolInput(*poolPath, *answersPath)
+	if err != nil {
+		return err
+	}
+	lp, ties, err := ls.proposer(ctx, in)
+	if err != nil {
+		return err
+	}
+	reportReplay(stderr, "suggest", in, ties)
+	pf := in.file
+	K := pf.Pool.Arms
+	var qs []algorithms.Query
+	rows := [][]string{{"context", "arm1", "arm2", "score", "sigma"}}
+	for len(qs) < *n {
+		q, r, ok := lp.Propose(qs)
+		if !ok {
+			fmt.Fprintf(stderr, "nadb suggest: the pool has only %d distinct duels\n", len(qs))
+			break
+		}
+		qs = append(qs, q)
+		c := q.Context
+		rows = append(rows, []string{pf.Contexts[c], pf.Arms[c*K+q.Arm1], pf.Arms[c*K+q.Arm2], formatNum(r.Score), formatNum(r.Sigma)})
+	}
+	write := func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		cw.WriteAll(rows)
+		return cw.Error()
+	}
+	if *out == "" {
+		return write(stdout)
+	}
+	if err := fsutil.WriteWith(*out, write); err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package label
+
+import (
+	"math"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments/pool"
+)
+
+// PoolCatalogue is the Catalogue of a pool file: its context identifiers
+// and, per context, its arms' identifiers, with the pool's indices.
+type PoolCatalogue struct {
+	File *pool.PoolFile
+}
+
+// Contexts implements Catalogue.
+func (pc PoolCatalogue) Contexts() int { return len(pc.File.Contexts) }
+
+// Context implements Catalogue.
+func (pc PoolCatalogue) Context(c int) string { return pc.File.Contexts[c] }
+
+// Arms implements Catalogue.
+func (pc PoolCatalogue) Arms(c int) []string {
+	K := pc.File.Pool.Arms
+	return pc.File.Arms[c*K : (c+1)*K]
+}
+
+// LearnerProposer is the Proposer of any learner (algorithms.Learner) on a
+// pool: the session's labellers answer the queries the learner selects.
+//
+//   - Propose is Select with an offer that excludes the pending pairs
+//     (algorithms.Offer.Without). A learner that is an algorithms.Pender
+//     has each distinct proposed query pended once, so that its uncertainty
+//     accounts for the queries shown but not yet answered; a query proposed
+//     again after it expired is not pended twice. The reason of a query is
+//     the score difference h(a1) − h(a2) (algorithms.Scorer on the
+//     context's rows) and σ(a1, a2) for learners that expose σ² as
+//     Sigma2(c, a, b) (the neural ones); NaN where the learner has none.
+//   - Observe feeds the answer to the learner, whatever query it answers.
+//   - Summary gives per context the policy's arm, every arm's score and its
+//     uncertainty σ(π(c), a) (0 for the policy's arm itself), and the number
+//     of answers the learner has seen in the context.
+type LearnerProposer struct {
+	learner algorithms.Learner
+	pool    *algorithms.Pool
+	pended  map[algorithms.Query]bool // pended and not answered yet
+	queries []int                     // answers observed per context
+	buf     []float64
+}
+
+// sigma2er is implemented by learners with a σ² of arm pairs (eq. 6).
+type sigma2er interface {
+	Sigma2(c, a, b int) float64
+}
+
+// NewLearnerProposer returns the Proposer of learner l, built on pool p.
+func NewLearnerProposer(l algorithms.Learner, p *algorithms.Pool) *LearnerProposer {
+	return &LearnerProposer{learner: l, pool: p, pended: map[algorithms.Query]bool{}, queries: make([]int, p.Contexts)}
+}
+
+// Learner returns the wrapped learner.
+func (lp *LearnerProposer) Learner() algorithms.Learner { return lp.learner }
+
+// Propose implements Proposer.
+func (lp *LearnerProposer) Propose(exclude []algorithms.Query) (algorithms.Query, Reason, bool) {
+	o := algorithms.Offer{}.Without(lp.pool, exclude)
+	// With exclusions, Without lists the contexts left; none (nil) when every
+	// pair is excluded.
+	if len(exclude) > 0 && len(o.Contexts) == 0 {
+		return algorithms.Query{}, NoReason, false
+	}
+	q := lp.learner.Select(o)
+	r := lp.reason(q)
+	if pd, ok := lp.learner.(algorithms.Pender); ok && !lp.pended[q] {
+		pd.Pend(q)
+		lp.pended[q] = true
+	}
+	return q, r, true
+}
+
+// reason returns h(a1) − h(a2) and σ(a1, a2) of q, NaN where unavailable.
+func (lp *LearnerProposer) reason(q algorithms.Query) Reason {
+	r := NoReason
+	if h := lp.contextScores(q.Context); h != nil {
+		r.Score = h[q.Arm1] - h[q.Arm2]
+	}
+	if s, ok := lp.learner.(sigma2er); ok {
+		r.Sigma = math.Sqrt(max(0, s.Sigma2(q.Context, q.Arm1, q.Arm2)))
+	}
+	return r
+}
+
+// contextScores returns the learner's scores of context c's arms, or nil.
+func (lp *LearnerProposer) contextScores(c int) []float64 {
+	sc, ok := lp.learner.(algorithms.Scorer)
+	if !ok {
+		return nil
+	}
+	p := lp.pool
+	lp.buf = sc.Score(resize(lp.buf, p.Arms), p.X[p.Row(c, 0)*p.Dim:p.Row(c+1, 0)*p.Dim])
+	return lp.buf
+}
+
+// Observe implements Proposer.
+func (lp *LearnerProposer) Observe(q algorithms.Query, y algorithms.Feedback) {
+	lp.learner.Observe(q, y)
+	delete(lp.pended, q)
+	lp.queries[q.Context]++
+}
+
+// Summary implements Proposer.
+func (lp *LearnerProposer) Summary() Summary {
+	p := lp.pool
+	policy := lp.learner.Policy(nil)
+	var scores []float64
+	if sc, ok := lp.learner.(algorithms.Scorer); ok {
+		scores = sc.Score(nil, p.X[:p.Rows()*p.Dim])
+	}
+	s2, hasSigma := lp.learner.(sigma2er)
+	s := Summary{Contexts: make([]ContextSummary, p.Contexts)}
+	for c := range s.Contexts {
+		cs := ContextSummary{Arm: policy[c], Queries: lp.queries[c], Sigmas: make([]float64, p.Arms)}
+		if scores != nil {
+			cs.Scores = scores[c*p.Arms : (c+1)*p.Arms]
+		}
+		for a := range cs.Sigmas {
+			switch {
+			case !hasSigma:
+				cs.Sigmas[a] = math.NaN()
+			case a != cs.Arm:
+				cs.Sigmas[a] = math.Sqrt(max(0, s2.Sigma2(c, cs.Arm, a)))
+			}
+		}
+		s.Contexts[c] = cs
+	}
+	return s
+}
+
+func resize(s []float64, n int) []float64 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float64, n)
+}
