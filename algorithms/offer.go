@@ -183,6 +183,7 @@ func (o Offer) Without(p *Pool, qs []Query) Offer {
 		}
 		return inner == nil || inner(c, a, b)
 	}}
+	out.Contexts = []int{} // non-nil: an empty list offers nothing
 	exhausted := map[int]bool{}
 	for _, q := range qs {
 		c, left := q.Context, false

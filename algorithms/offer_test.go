@@ -85,3 +85,16 @@ func TestPendIsExact(t *testing.T) {
 		t.Fatalf("V has %d and %d updates, want 5 each", a.Conf.Len(), b.Conf.Len())
 	}
 }
+
+// TestSelectBatchStopsWhenExhausted: a batch larger than the number of
+// distinct duels returns them all and stops.
+func TestSelectBatchStopsWhenExhausted(t *testing.T) {
+	p := tinyPool(t, 2, 3, 2, 4) // 2 contexts × 3 pairs
+	l, err := New("apo", Env{Pool: p, Config: Default(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs := SelectBatch(l, p, Offer{}, 10); len(qs) != 6 {
+		t.Fatalf("batch of %d queries, want the 6 distinct duels", len(qs))
+	}
+}

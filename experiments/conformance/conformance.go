@@ -233,7 +233,7 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 	t.Run("batch-of-distinct-queries", func(t *testing.T) {
 		p := problem(t, small, 8)
 		l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 5})
-		for round := 0; round < 3; round++ {
+		for range 3 {
 			qs := algorithms.SelectBatch(l, p.Pool, algorithms.Offer{}, 6)
 			if len(qs) != 6 {
 				t.Fatalf("batch of %d queries, want 6", len(qs))

@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
@@ -109,14 +110,15 @@ func listed(name string, vals []int) string {
 	if len(vals) == 2 {
 		return fmt.Sprintf("%s = %d (top) and %s = %d (bottom)", name, vals[0], name, vals[1])
 	}
-	s := name + " = "
+	var s strings.Builder
+	s.WriteString(name + " = ")
 	for i, v := range vals {
 		if i > 0 {
-			s += ", "
+			s.WriteString(", ")
 		}
-		s += fmt.Sprint(v)
+		s.WriteString(fmt.Sprint(v))
 	}
-	return s
+	return s.String()
 }
 
 // NetworkRuns returns the runs of Figure 6 (Neural-ADB UCB on Square) along
