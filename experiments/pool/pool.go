@@ -51,9 +51,10 @@ import (
 // and 0.5 for a recorded tie. A query (c, a, b) is answered from the records of
 // the unordered pair {a, b} in context c, oriented to the query:
 //
-//   - several records for a pair are used in turn, in file order, cycling
-//     when they run out (deterministic; a pair answered once always gets the
-//     same answer);
+//   - several records for a pair are used in turn, in an order drawn once per
+//     pair from the feedback stream (seed, 102), cycling when they run out
+//     (the k-th answer to a pair is fixed by the seed whatever was asked
+//     before; a pair answered once always gets the same answer);
 //   - a tie is answered by a fair coin from the feedback stream (seed, 102);
 //   - a pair with no record is answered by a fair coin as well (-missing coin,
 //     the default), or, with -missing error, the answers file must cover every

@@ -2,8 +2,10 @@ package pool
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
@@ -11,8 +13,9 @@ import (
 )
 
 // Replay is an Oracle that answers duels with recorded answers (rules in
-// pool.go): the records of a pair are used in turn, cycling; ties and pairs
-// without a record are answered by a fair coin from Rng, and counted.
+// pool.go): the records of a pair are used in turn, in an order drawn once
+// per pair from Rng, cycling; ties and pairs without a record are answered
+// by a fair coin from Rng, and counted.
 type Replay struct {
 	Answers *Answers
 	Rng     *rand.Rand
@@ -21,19 +24,31 @@ type Replay struct {
 	Ties       int // answered by a coin because the record used was a tie
 	Unrecorded int // answered by a coin because the pair has no record
 
-	next map[int]int // pairKey → records of the pair used so far
+	order map[int][]int32 // pairKey → indices into Answers.List, in the order used
+	next  map[int]int     // pairKey → records of the pair used so far
 }
 
-// NewReplay returns a replaying oracle; rng decides ties and unrecorded pairs.
+// NewReplay returns a replaying oracle. rng first draws, for every pair with
+// several records (in context, then arm order), the order in which they are
+// used, and then decides ties and unrecorded pairs. A pair with one record
+// draws nothing, so the coins of a data set with one record per pair do not
+// depend on the orders. The k-th answer to a pair is thus fixed by the seed,
+// whatever the learner asked before.
 func NewReplay(ans *Answers, rng *rand.Rand) *Replay {
-	return &Replay{Answers: ans, Rng: rng, next: map[int]int{}}
+	r := &Replay{Answers: ans, Rng: rng, order: make(map[int][]int32, len(ans.byPair)), next: map[int]int{}}
+	for _, k := range slices.Sorted(maps.Keys(ans.byPair)) {
+		idx := slices.Clone(ans.byPair[k])
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		r.order[k] = idx
+	}
+	return r
 }
 
 // Answer implements Oracle.
 func (r *Replay) Answer(q algorithms.Query) algorithms.Feedback {
 	r.Asked++
 	k := r.Answers.pairKey(q.Context, q.Arm1, q.Arm2)
-	idx := r.Answers.byPair[k]
+	idx := r.order[k]
 	if len(idx) == 0 {
 		r.Unrecorded++
 		return r.coin()
