@@ -363,22 +363,40 @@ func TestPoolProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Copeland from the answers: u1: a beat b; u2: unrecorded → ½ each.
-	if d := cmp.Diff([]float64{1, 0, 0.5, 0.5}, prob.Evaluator.(*replayEvaluator).F); d != "" {
+	if d := cmp.Diff([]float64{1, 0, 0.5, 0.5}, prob.Evaluator.(*evaluator).F); d != "" {
 		t.Errorf("Copeland utilities (-want +got):\n%s", d)
 	}
 	cfg := algorithms.Default()
 	cfg.Width = 4
-	res, err := experiments.RunProblem(context.Background(), experiments.Spec{Algorithm: "neural-adb-ucb", Config: cfg, T: 10, Every: 10, Seed: 1}, prob, nil)
+	run := experiments.Spec{Algorithm: "neural-adb-ucb", Config: cfg, T: 10, Every: 10, Seed: 1}
+	// The default rule (mask) offers only u1, whose pair has a record.
+	if !slices.Equal(prob.Offer.Contexts, []int{0}) || prob.Offer.Allowed == nil {
+		t.Errorf("offer %+v, want context u1 only", prob.Offer)
+	}
+	res, err := experiments.RunProblem(context.Background(), run, prob, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]string{"answer_accuracy", "answer_logloss", "tie_share", "unrecorded_share"}, res.ExtraColumns); d != "" {
 		t.Errorf("extra columns (-want +got):\n%s", d)
 	}
+	if last := res.Checkpoints[len(res.Checkpoints)-1]; res.Counts[1] != 0 || last.Extra[3] != 0 {
+		t.Errorf("mask: %d duels on u2, unrecorded_share %v; want none", res.Counts[1], last.Extra[3])
+	}
+	// The rule coin offers every pair and counts the coins.
+	prob, err = experiments.ProblemSpec{Name: "pool", Pool: pool, Answers: ansFile, Missing: "coin"}.Build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prob.Offer.Full() {
+		t.Errorf("coin: offer %+v, want every pair", prob.Offer)
+	}
+	if res, err = experiments.RunProblem(context.Background(), run, prob, nil); err != nil {
+		t.Fatal(err)
+	}
 	last := res.Checkpoints[len(res.Checkpoints)-1]
-	unrec := float64(res.Counts[1]) / 10
-	if last.Extra[3] != unrec {
-		t.Errorf("unrecorded_share = %v, want the share of rounds on context u2 = %v", last.Extra[3], unrec)
+	if unrec := float64(res.Counts[1]) / 10; last.Extra[3] != unrec || unrec == 0 {
+		t.Errorf("coin: unrecorded_share = %v, want the share of rounds on context u2 = %v (> 0)", last.Extra[3], unrec)
 	}
 
 	// A changed file is refused once its hash is recorded.

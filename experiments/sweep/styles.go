@@ -77,8 +77,10 @@ var metricLabels = map[string][2]string{
 	"test_logloss":           {"Held-out log-loss", "nats per answer"},
 	"test_copeland_gap":      {"Held-out Copeland gap", "Copeland points (of 5)"},
 	"test_balanced_accuracy": {"Held-out balanced accuracy", "mean recall over classes"},
-	"answer_accuracy":        {"Recorded-answer accuracy", "share of answers"},
-	"answer_logloss":         {"Recorded-answer log-loss", "nats per answer"},
+	"test_mean_gap":          {"Held-out mean gap", "gap (reward units)"},
+	"test_worst_gap":         {"Held-out worst gap", "gap (reward units)"},
+	"answer_accuracy":        {"Training-answer accuracy (in-sample)", "share of answers"},
+	"answer_logloss":         {"Training-answer log-loss (in-sample)", "nats per answer"},
 	"tie_share":              {"Duels answered by a coin (tie)", "share of duels"},
 	"unrecorded_share":       {"Duels answered by a coin (no record)", "share of duels"},
 }
