@@ -18,7 +18,9 @@
 // synthetic.go (Synthetic: Square, Sine, Cosine, Linear), problemspec.go
 // (ProblemSpec, the registry of problems by name), spec.go (Spec, its cache
 // key), loop.go (Loop, the round loop), run.go (Run, checkpoints and
-// metrics), csv.go (the result CSV).
+// metrics), csv.go (the result CSV), fresh.go (the fresh-context reading),
+// holdout.go (the seeded split of a data problem's contexts into training
+// and held-out ones, ProblemSpec.Holdout, and FieldError).
 //
 // # Problems
 //
@@ -32,7 +34,9 @@
 //
 // A ProblemSpec names a problem and its size; problems are registered by
 // name (RegisterProblem): the synthetic ones here, "pool" by
-// experiments/pool, "cems" and "shuttle" by experiments/realdata.
+// experiments/pool, "cems" and "shuttle" by experiments/realdata. Errors in
+// a field's value are FieldErrors naming the field by its JSON name (which
+// nadb run turns into its flag).
 //
 // # The round loop
 //

@@ -41,9 +41,13 @@ type ProblemSpec struct {
 	// Synthetic.Candidates); 0 is the fixed pool.
 	Candidates int `json:"candidates,omitempty"`
 
-	// Holdout is the held-out evaluation set: students (cems, 0: 101) or
-	// samples (shuttle, 0: 2000).
-	Holdout int `json:"holdout,omitempty"`
+	// Holdout is the number of contexts held out of the learner's pool and
+	// used to score its model (holdout.go): a value in (0, 1) is a fraction
+	// of the contexts, a whole number ≥ 1 a count, and 0 the problem's
+	// default (pool: none; cems: 101 students; shuttle: 2000 samples). A
+	// whole number marshals as it did when the field was an int, so the
+	// cache keys of existing specs are unchanged.
+	Holdout float64 `json:"holdout,omitempty"`
 	// Scale is shuttle's utility of the true class (0: 2).
 	Scale float64 `json:"scale,omitempty"`
 
@@ -52,7 +56,7 @@ type ProblemSpec struct {
 	PoolSHA    string      `json:"pool_sha256,omitempty"`    // its sha256 (Resolve)
 	Answers    string      `json:"answers,omitempty"`        // recorded answers file, optional
 	AnswersSHA string      `json:"answers_sha256,omitempty"` // its sha256 (Resolve)
-	Missing    MissingRule `json:"missing,omitempty"`        // rule for unrecorded pairs ("" is MissingCoin)
+	Missing    MissingRule `json:"missing,omitempty"`        // rule for unrecorded pairs ("" is MissingMask)
 
 	// Data is the folder of the real data sets (cems, shuttle); "" means the
 	// copy shipped in the binary (experiments/realdata/data).
@@ -200,18 +204,35 @@ func ReadHashed(field, path, want string) ([]byte, string, error) {
 	return b, got, nil
 }
 
-// MissingRule says how a replayed pool answers a pair without a recorded
-// answer (ProblemSpec.Missing; the rules are package experiments/pool's).
+// MissingRule says what a replayed pool does about arm pairs without a
+// recorded answer (ProblemSpec.Missing; the rules are package
+// experiments/pool's).
 type MissingRule string
 
 // Missing-answer rules.
 const (
-	MissingCoin  MissingRule = "coin"  // a fair coin, counted in unrecorded_share (default, also "")
-	MissingError MissingRule = "error" // every pair needs a record; a gap is an error when the problem is built
+	// MissingMask offers the learner only the pairs with a recorded answer,
+	// in the contexts that have one (Problem.Offer): no answer is invented.
+	// The default, also written "".
+	MissingMask MissingRule = "mask"
+	// MissingCoin offers every pair and answers an unrecorded one by a fair
+	// coin, counted in unrecorded_share.
+	MissingCoin MissingRule = "coin"
+	// MissingError requires a record for every pair of every context; a gap
+	// is an error when the problem is built.
+	MissingError MissingRule = "error"
 )
 
-// MissingRules lists the rules.
-var MissingRules = []MissingRule{MissingCoin, MissingError}
+// MissingRules lists the rules, the default first.
+var MissingRules = []MissingRule{MissingMask, MissingCoin, MissingError}
+
+// OrDefault returns m, or MissingMask when m is empty.
+func (m MissingRule) OrDefault() MissingRule {
+	if m == "" {
+		return MissingMask
+	}
+	return m
+}
 
 // UnmarshalText implements encoding.TextUnmarshaler.
 // The empty text is the default rule.

@@ -2,6 +2,7 @@ package experiments_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -24,6 +25,8 @@ func TestProblemSpecJSON(t *testing.T) {
 			`{"problem":"shuttle","contexts":500,"holdout":100,"scale":3,"data":"d","data_sha256":"ab"}`},
 		{ProblemSpec{Name: "pool", Pool: "p.csv", PoolSHA: "01", Answers: "a.csv", AnswersSHA: "02", Missing: "error"},
 			`{"problem":"pool","pool":"p.csv","pool_sha256":"01","answers":"a.csv","answers_sha256":"02","missing":"error"}`},
+		// Holdout became a float64: whole counts marshal as they did as an int.
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: 0.25}, `{"problem":"pool","holdout":0.25,"pool":"p.csv"}`},
 	} {
 		b, err := json.Marshal(tc.p)
 		if err != nil {
@@ -56,13 +59,21 @@ func TestProblemSpecValidate(t *testing.T) {
 		{ProblemSpec{Name: "cems", Theta: "sphere"}, "experiments: theta is not used by problem cems"},
 		{ProblemSpec{Name: "cems", Scale: 2}, "experiments: scale is not used by problem cems"},
 		{ProblemSpec{Name: "cems", Pool: "p.csv"}, "experiments: pool is not used by problem cems"},
-		{ProblemSpec{Name: "cems", Holdout: -1}, "realdata: holdout must be ≥ 0"},
-		{ProblemSpec{Name: "shuttle", Contexts: -3}, "realdata: contexts must be ≥ 0"},
-		{ProblemSpec{Name: "shuttle", Scale: -1}, "realdata: scale must be a positive number"},
+		{ProblemSpec{Name: "cems", Holdout: -1}, "experiments: holdout: -1 is negative"},
+		{ProblemSpec{Name: "cems", Holdout: math.NaN()}, "experiments: holdout: NaN is not a number of contexts"},
+		{ProblemSpec{Name: "shuttle", Holdout: 2.5}, "experiments: holdout: 2.5 is neither a fraction in (0, 1) nor a whole count"},
+		{ProblemSpec{Name: "cems", Holdout: 0.25, Missing: "coin"}, ""},
+		{ProblemSpec{Name: "cems", Missing: "guess"}, "realdata: missing: unknown missing-answer rule"},
+		{ProblemSpec{Name: "shuttle", Missing: "coin"}, "experiments: missing is not used by problem shuttle"},
+		{ProblemSpec{Name: "shuttle", Contexts: -3}, "realdata: contexts: must be ≥ 0"},
+		{ProblemSpec{Name: "shuttle", Scale: -1}, "realdata: scale: must be a positive number"},
 		{ProblemSpec{Name: "shuttle", Arms: 7}, "experiments: K is not used by problem shuttle"},
 		{ProblemSpec{Name: "pool"}, "pool: no pool file"},
 		{ProblemSpec{Name: "pool", Pool: "p.csv", Contexts: 10}, "experiments: contexts is not used by problem pool"},
-		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: 10}, "experiments: holdout is not used by problem pool"},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: 10}, ""},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: 0.2}, ""},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: math.Inf(1)}, "experiments: holdout: +Inf is not a number of contexts"},
+		{ProblemSpec{Name: "pool", Pool: "p.csv", Holdout: -0.5}, "experiments: holdout: -0.5 is negative"},
 		{ProblemSpec{Name: "pool", Pool: "p.csv", Answers: "a.csv", Missing: "guess"}, "pool: missing: unknown missing-answer rule"},
 		{ProblemSpec{Name: "pool", Pool: "p.csv", Missing: "coin"}, "pool: missing: the missing-answer rule only applies"},
 	} {
@@ -80,7 +91,8 @@ func TestProblemSpecValidate(t *testing.T) {
 func TestResolveCanonical(t *testing.T) {
 	for _, pair := range [][2]ProblemSpec{
 		{{Name: "shuttle"}, {Name: "shuttle", Contexts: realdata.DefaultShuttleContexts, Holdout: realdata.DefaultShuttleHoldout, Scale: realdata.DefaultShuttleScale}},
-		{{Name: "cems"}, {Name: "cems", Holdout: realdata.DefaultCEMSHoldout}},
+		{{Name: "cems"}, {Name: "cems", Holdout: realdata.DefaultCEMSHoldout, Missing: MissingMask}},
+		{{Name: "pool", Pool: "testdata/golden/apo.csv", Answers: "testdata/golden/apo.csv"}, {Name: "pool", Pool: "testdata/golden/apo.csv", Answers: "testdata/golden/apo.csv", Missing: MissingMask}},
 	} {
 		a, err := pair[0].Resolve()
 		if err != nil {

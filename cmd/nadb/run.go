@@ -8,9 +8,11 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/internal/enum"
 	"github.com/neural-adb/nadb/internal/fsutil"
 )
@@ -73,12 +75,12 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.IntVar(&spec.Problem.Contexts, "contexts", spec.Problem.Contexts, "contexts in the fixed pool (with -candidates: the evaluation pool, never offered)")
 	fs.IntVar(&spec.Problem.Candidates, "candidates", 0, "synthetic problems: 0 keeps the fixed pool; M > 0 draws M fresh candidate contexts every round (the paper's \"sampled at every t\" reading; M = 1 is pure streaming) and scores the policy on the -contexts evaluation pool")
 	fs.TextVar(&spec.Problem.Theta, "theta", spec.Problem.Theta, "how θ is drawn: sphere (unit sphere), gaussian (N(0,I)), uniform (U(-1,1)^d)")
-	fs.IntVar(&spec.Problem.Holdout, "holdout", 0, "cems: held-out students (0: 101); shuttle: held-out samples (0: 2000); -contexts is then the training students (cems, 0: the rest) or the pool size (shuttle, 0: 300)")
+	fs.Float64Var(&spec.Problem.Holdout, "holdout", 0, "pool, cems, shuttle: contexts held out of the learner's pool to score its model on (held-out columns test_*, and reference rows after the table): a fraction in (0, 1) or a count ≥ 1, drawn by -seed; 0: none (pool), 101 students (cems), 2000 samples (shuttle); -contexts is then the training students (cems, 0: the rest) or the pool size (shuttle, 0: 300)")
 	fs.Float64Var(&spec.Problem.Scale, "scale", 0, "shuttle: utility c of the true class, duels are Bradley-Terry on c·1[arm = label] (0: 2)")
 	fs.StringVar(&spec.Problem.Data, "data", "", "cems, shuttle: folder with the layout of experiments/data (cems/, shuttle/) to read instead of the shipped copy")
 	fs.StringVar(&spec.Problem.Pool, "pool", "", "pool: CSV with header context,arm,<features...>[,utility], one row per (context, arm), the same K ≥ 2 arms per context; utility (optional) drives simulated Bradley-Terry answers (format: go doc pool.ReadPool)")
 	fs.StringVar(&spec.Problem.Answers, "answers", "", "pool: CSV of recorded answers context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie), replayed instead of simulating")
-	fs.TextVar(&spec.Problem.Missing, "missing", experiments.MissingRule(""), "pool with -answers: a pair without a recorded answer is answered by a fair coin (coin, the default) or is an error when the problem is built (error)")
+	fs.TextVar(&spec.Problem.Missing, "missing", experiments.MissingRule(""), "pool with -answers, cems: a pair without a recorded answer is never offered to the learner (mask, the default), is offered and answered by a fair coin counted in unrecorded_share (coin), or is an error when the problem is built (error)")
 	fs.IntVar(&spec.T, "T", spec.T, "rounds (duels) T > 0")
 	fs.IntVar(&spec.Every, "every", spec.Every, "checkpoint period in rounds")
 	fs.Uint64Var(&spec.Seed, "seed", spec.Seed, "seed of the problem instance, the feedback and the learner")
@@ -111,15 +113,15 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 	}
 	if err := spec.Validate(); err != nil {
-		return usageError{err}
+		return usageError{flagError(err)}
 	}
 	var err error
 	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
-		return usageError{err}
+		return usageError{flagError(err)}
 	}
 	prob, err := spec.Problem.Build(spec.Seed)
 	if err != nil {
-		return usageError{err}
+		return usageError{flagError(err)}
 	}
 	var extraCols []string
 	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
@@ -150,10 +152,42 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
+	if cols, refs, ok := pool.HeldOutReferences(prob); ok && !*quiet {
+		names, w := make([]string, len(refs)), 0
+		for i, r := range refs {
+			names[i] = r.Name
+			if r.Note != "" {
+				names[i] += ": " + r.Note
+			}
+			w = max(w, utf8.RuneCountInString(names[i]))
+		}
+		fmt.Fprintf(stdout, "\nreferences on the held-out contexts (not learners; fitted to the training contexts):\n%-*s", w, "")
+		for _, c := range cols {
+			fmt.Fprintf(stdout, " %*s", max(len(c), 10), c)
+		}
+		fmt.Fprintln(stdout)
+		for i, r := range refs {
+			fmt.Fprintf(stdout, "%-*s", w, names[i])
+			for i, x := range r.Values {
+				fmt.Fprintf(stdout, " %*.4g", max(len(cols[i]), 10), x)
+			}
+			fmt.Fprintln(stdout)
+		}
+	}
 	if *out == "" {
 		return nil
 	}
 	return fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
+}
+
+// flagError says which flag to fix when a library error names a field of
+// the problem spec (its JSON name is the flag's name).
+func flagError(err error) error {
+	var fe *experiments.FieldError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("-%s: %s", fe.Field, fe.Msg)
+	}
+	return err
 }
 
 func cmdList(ctx context.Context, stdout, stderr io.Writer, args []string) error {

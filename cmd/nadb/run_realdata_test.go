@@ -36,6 +36,8 @@ func TestRunRealData(t *testing.T) {
 		{[]string{"-problem", "pool", "-pool", pool, "-answers", answers}, "answer_accuracy"},
 		{[]string{"-problem", "cems", "-algo", "random"}, "on cems (d=58, K=6, 202 contexts)"},
 		{[]string{"-problem", "cems", "-algo", "random", "-contexts", "40", "-holdout", "20"}, "test_copeland_gap"},
+		{[]string{"-problem", "cems", "-algo", "random", "-holdout", "0.5", "-missing", "coin"}, "constant model (every pair 50/50)"},
+		{[]string{"-problem", "pool", "-pool", pool, "-answers", answers, "-holdout", "1"}, "test_mean_gap"},
 		{[]string{"-problem", "shuttle", "-algo", "random", "-contexts", "30", "-holdout", "50"}, "on shuttle (d=70, K=7, 30 contexts)"},
 	} {
 		var out, errb bytes.Buffer
@@ -61,11 +63,18 @@ func TestRunRealData(t *testing.T) {
 		{[]string{"-problem", "pool", "-pool", pool, "-K", "3"}, "K is not used by problem pool"},
 		{[]string{"-problem", "cems", "-data", missing}, "data: folder " + missing},
 		{[]string{"-problem", "cems", "-data", dir}, filepath.Join(dir, "cems", "CEMSChoice_subjects.csv")},
-		{[]string{"-problem", "cems", "-holdout", "303"}, "cems: 0 training (contexts) + 303 held-out (holdout) students"},
-		{[]string{"-problem", "cems", "-contexts", "250", "-holdout", "60"}, "at most 303 in all"},
+		{[]string{"-problem", "cems", "-holdout", "303"}, "-holdout: 303 held-out students of 303 leave no training student"},
+		{[]string{"-problem", "cems", "-holdout", "400"}, "-holdout: 400 held-out students, but there are only 303"},
+		{[]string{"-problem", "cems", "-holdout", "-2"}, "-holdout: -2 is negative"},
+		{[]string{"-problem", "cems", "-holdout", "NaN"}, "-holdout: NaN is not a number of contexts"},
+		{[]string{"-problem", "pool", "-pool", pool, "-holdout", "2"}, "-holdout: 2 held-out contexts of 2 leave no training context"},
+		{[]string{"-problem", "pool", "-pool", pool, "-holdout", "0.1"}, "-holdout: 0.1 of 2 contexts rounds to no held-out context"},
+		{[]string{"-problem", "cems", "-contexts", "250", "-holdout", "60"}, "-contexts: 250 training students and 60 held-out (holdout) exceed the 303 there are"},
+		{[]string{"-problem", "cems", "-missing", "guess"}, `invalid value "guess" for flag -missing`},
+		{[]string{"-problem", "pool", "-pool", pool, "-missing", "coin"}, "-missing: the missing-answer rule only applies with an answers file"},
 		{[]string{"-problem", "cems", "-scale", "3"}, "scale is not used by problem cems"},
 		{[]string{"-problem", "shuttle", "-pool", pool}, "pool is not used by problem shuttle"},
-		{[]string{"-problem", "shuttle", "-scale", "-1"}, "scale must be a positive number"},
+		{[]string{"-problem", "shuttle", "-scale", "-1"}, "-scale: must be a positive number"},
 		{[]string{"-problem", "square", "-data", dir}, "data is not used by problem square"},
 	} {
 		var out, errb bytes.Buffer

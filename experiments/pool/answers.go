@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/csvtab"
 	"github.com/neural-adb/nadb/internal/logistic"
 )
@@ -126,6 +127,45 @@ func (s *Answers) Copeland() []float64 {
 		}
 	}
 	return f
+}
+
+// Subset returns the records of the contexts ctxs, renumbered so that
+// ctxs[i] becomes context i, in the order added.
+func (s *Answers) Subset(ctxs []int) *Answers {
+	index := make(map[int]int, len(ctxs))
+	for i, c := range ctxs {
+		index[c] = i
+	}
+	out := NewAnswers(len(ctxs), s.Arms)
+	for _, a := range s.List {
+		if i, ok := index[a.Context]; ok {
+			a.Context = i
+			out.Add(a)
+		}
+	}
+	return out
+}
+
+// Offer returns the offer of the pairs with at least one record (ties
+// included), in the contexts that have one: what a learner may ask under
+// the missing-answer rule "mask". Its Contexts is empty (not nil) when there
+// is no record.
+func (s *Answers) Offer() algorithms.Offer {
+	K := s.Arms
+	mask := make([]bool, s.Contexts*K*K)
+	has := make([]bool, s.Contexts)
+	for _, a := range s.List {
+		mask[(a.Context*K+a.Arm1)*K+a.Arm2] = true
+		mask[(a.Context*K+a.Arm2)*K+a.Arm1] = true
+		has[a.Context] = true
+	}
+	ctxs := []int{}
+	for c, ok := range has {
+		if ok {
+			ctxs = append(ctxs, c)
+		}
+	}
+	return algorithms.Offer{Contexts: ctxs, Allowed: func(c, a, b int) bool { return mask[(c*K+a)*K+b] }}
 }
 
 // Strict returns the records with a winner (Y = 0 or 1), in order.

@@ -42,7 +42,8 @@ bob,cake,soup,1
 	n, first := ans.Missing()
 	fmt.Printf("%d pairs without an answer, the first: %s vs %s for %s\n", n, pf.Arms[first.Arm1], pf.Arms[first.Arm2], pf.Contexts[first.Context])
 
-	prob, err := pool.NewPoolProblem(pf, ans, "coin", "answers.csv", 1)
+	// The default missing-answer rule ("mask") offers only recorded pairs.
+	prob, err := pool.NewPoolProblem(pf, ans, experiments.ProblemSpec{Answers: "answers.csv"}, 1)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -52,9 +53,23 @@ bob,cake,soup,1
 		log.Fatal(err)
 	}
 	fmt.Println("extra columns:", res.ExtraColumns)
+	K := pf.Pool.Arms
+	for c, id := range pf.Contexts {
+		var pairs []string
+		for a := range K {
+			for b := a + 1; b < K; b++ {
+				if prob.Offer.Allows(c, a, b) {
+					pairs = append(pairs, pf.Arms[c*K+a]+"–"+pf.Arms[c*K+b])
+				}
+			}
+		}
+		fmt.Printf("pairs offered for %s: %s\n", id, strings.Join(pairs, ", "))
+	}
 	// Output:
 	// 2 contexts × 3 arms, features [spicy sweet]
 	// empirical Copeland scores: [1.5 0.5 1 0.5 2 0.5]
 	// 2 pairs without an answer, the first: curry vs soup for ann
 	// extra columns: [answer_accuracy answer_logloss tie_share unrecorded_share]
+	// pairs offered for ann: curry–cake, cake–soup
+	// pairs offered for bob: curry–cake, cake–soup
 }

@@ -3,17 +3,17 @@ package pool
 import (
 	"bytes"
 	"errors"
-	"fmt"
 
 	"github.com/neural-adb/nadb/experiments"
 )
 
 // The problem "pool": a pool file of one's own and, optionally, recorded
-// answers (ProblemSpec.Pool, Answers, Missing). Registered with package
-// experiments when this package is linked in.
+// answers (ProblemSpec.Pool, Answers, Missing) and held-out contexts
+// (Holdout). Registered with package experiments when this package is linked
+// in.
 func init() {
 	experiments.RegisterProblem("pool", experiments.ProblemKind{
-		Uses:      []string{"pool", "pool_sha256", "answers", "answers_sha256", "missing"},
+		Uses:      []string{"pool", "pool_sha256", "answers", "answers_sha256", "missing", "holdout"},
 		Check:     check,
 		Canonical: canonical,
 		Resolve:   resolve,
@@ -26,16 +26,16 @@ func check(p experiments.ProblemSpec) error {
 		return errors.New("pool: no pool file: problem pool needs a pool CSV with header context,arm,<features…>[,utility]")
 	}
 	if err := p.Missing.Validate(); err != nil {
-		return fmt.Errorf("pool: missing: %w", err)
+		return &experiments.FieldError{Pkg: "pool", Field: "missing", Msg: err.Error()}
 	}
 	if p.Missing != "" && p.Answers == "" {
-		return errors.New("pool: missing: the missing-answer rule only applies with an answers file")
+		return &experiments.FieldError{Pkg: "pool", Field: "missing", Msg: "the missing-answer rule only applies with an answers file"}
 	}
-	return nil
+	return experiments.CheckHoldout(p.Holdout)
 }
 
 func canonical(p experiments.ProblemSpec) experiments.ProblemSpec {
-	if p.Missing == experiments.MissingCoin {
+	if p.Missing == experiments.MissingMask {
 		p.Missing = ""
 	}
 	return p
@@ -72,5 +72,5 @@ func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error)
 			return nil, err
 		}
 	}
-	return NewPoolProblem(pf, ans, p.Missing, p.Answers, seed)
+	return NewPoolProblem(pf, ans, p, seed)
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,9 +168,9 @@ func TestReadAnswers(t *testing.T) {
 	}
 }
 
-// TestReplay checks the replay rules: records oriented to the query, several
-// records used in turn (cycling), ties and unrecorded pairs answered by a coin
-// and counted.
+// TestReplay checks the replay rules: records oriented to the query, the
+// records of a pair used in turn (cycling), ties and unrecorded pairs
+// answered by a coin and counted.
 func TestReplay(t *testing.T) {
 	ans := NewAnswers(2, 3)
 	ans.Add(Answer{0, 0, 1, 1})   // arm 0 beat arm 1
@@ -176,19 +178,26 @@ func TestReplay(t *testing.T) {
 	ans.Add(Answer{0, 0, 1, 0.5}) // tie
 	ans.Add(Answer{1, 2, 1, 0})   // arm 1 beat arm 2
 	r := NewReplay(ans, rand.New(rand.NewPCG(1, 2)))
-	q01, q10 := algorithms.Query{Context: 0, Arm1: 0, Arm2: 1}, algorithms.Query{Context: 0, Arm1: 1, Arm2: 0}
-	if y := r.Answer(q01); y != algorithms.Arm1Won {
-		t.Errorf("first record of (0,1): got %v, want arm 0 (arm1) to win", y)
+	// The order in which the records of {0, 1} are used; answers follow it,
+	// oriented to the query, cycling.
+	order := r.order[ans.pairKey(0, 0, 1)]
+	if got := slices.Sorted(slices.Values(order)); !slices.Equal(got, []int32{0, 1, 2}) {
+		t.Fatalf("order of the records of {0,1}: %v, want a permutation of 0, 1, 2", order)
 	}
-	if y := r.Answer(q10); y != algorithms.Arm1Won {
-		t.Errorf("second record of {0,1} asked as (1,0): got %v, want arm 1 (arm1) to win", y)
+	q10 := algorithms.Query{Context: 0, Arm1: 1, Arm2: 0}
+	ties := 0
+	for k := range 6 {
+		rec := ans.List[order[k%3]]
+		y := r.Answer(q10)
+		switch {
+		case rec.Y == 0.5:
+			ties++
+		case (y == algorithms.Arm1Won) != (rec.Arm1 == 1 && rec.Y == 1 || rec.Arm1 == 0 && rec.Y == 0):
+			t.Errorf("query %d of (1,0) used record %+v and answered %v", k, rec, y)
+		}
 	}
-	r.Answer(q01) // the tie: a coin
-	if r.Ties != 1 {
-		t.Errorf("Ties = %d after the tie record, want 1", r.Ties)
-	}
-	if y := r.Answer(q10); y != algorithms.Arm2Won {
-		t.Errorf("cycled back to the first record: got %v, want arm 0 (arm2) to win", y)
+	if r.Ties != ties || ties != 2 {
+		t.Errorf("Ties = %d, want 2 (the tie record used twice in 6 queries)", r.Ties)
 	}
 	for range 3 {
 		if y := r.Answer(algorithms.Query{Context: 1, Arm1: 1, Arm2: 2}); y != algorithms.Arm1Won {
@@ -201,15 +210,60 @@ func TestReplay(t *testing.T) {
 			wins++
 		}
 	}
-	if r.Unrecorded != 400 || r.Asked != 407 {
-		t.Errorf("Unrecorded = %d, Asked = %d; want 400, 407", r.Unrecorded, r.Asked)
+	if r.Unrecorded != 400 || r.Asked != 409 {
+		t.Errorf("Unrecorded = %d, Asked = %d; want 400, 409", r.Unrecorded, r.Asked)
 	}
 	if wins < 160 || wins > 240 { // fair coin: 200 ± 5 sd
 		t.Errorf("unrecorded pair won %d of 400 times by arm1, want a fair coin", wins)
 	}
 	tie, unrec := r.Shares()
-	if tie != 1.0/407 || unrec != 400.0/407 {
+	if tie != 2.0/409 || unrec != 400.0/409 {
 		t.Errorf("shares = %v, %v", tie, unrec)
+	}
+}
+
+// TestReplayOrderSeeded: the order in which a pair's records are used is a
+// permutation drawn from the seed: the same seed gives the same answers
+// whatever else the learner asked in between, and across seeds the orders
+// differ (they are not the file order).
+func TestReplayOrderSeeded(t *testing.T) {
+	ans := NewAnswers(2, 3)
+	for i := range 5 { // five distinguishable records of {0, 1}: who won, in which orientation
+		ans.Add(Answer{0, i % 2, 1 - i%2, float64(i / 2 % 2)})
+	}
+	ans.Add(Answer{0, 1, 2, 1})
+	ans.Add(Answer{0, 2, 1, 1})
+	ans.Add(Answer{1, 0, 2, 0})
+	used := func(seed uint64, interleave bool) []int32 {
+		r := NewReplay(ans, rand.New(rand.NewPCG(seed, experiments.StreamFeedback)))
+		k := ans.pairKey(0, 0, 1)
+		var seq []int32
+		for range 10 {
+			if interleave {
+				r.Answer(algorithms.Query{Context: 0, Arm1: 2, Arm2: 1})
+				r.Answer(algorithms.Query{Context: 1, Arm1: 0, Arm2: 2})
+			}
+			seq = append(seq, r.order[k][r.next[k]%5])
+			r.Answer(algorithms.Query{Context: 0, Arm1: 0, Arm2: 1})
+		}
+		return seq
+	}
+	orders := map[string]bool{}
+	for seed := range uint64(20) {
+		seq := used(seed, false)
+		if !slices.Equal(seq[:5], seq[5:]) {
+			t.Fatalf("seed %d: records used %v, want one permutation repeated", seed, seq)
+		}
+		if got := slices.Sorted(slices.Values(seq[:5])); !slices.Equal(got, []int32{0, 1, 2, 3, 4}) {
+			t.Fatalf("seed %d: records used %v, want each of the five once per cycle", seed, seq[:5])
+		}
+		if again := used(seed, true); !slices.Equal(again, seq) {
+			t.Errorf("seed %d: other queries in between changed the order: %v vs %v", seed, again, seq)
+		}
+		orders[fmt.Sprint(seq[:5])] = true
+	}
+	if len(orders) < 2 || (len(orders) == 1 && orders["[0 1 2 3 4]"]) {
+		t.Errorf("20 seeds gave the orders %v; want seeded permutations, not the file order", orders)
 	}
 }
 
@@ -309,22 +363,40 @@ func TestPoolProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Copeland from the answers: u1: a beat b; u2: unrecorded → ½ each.
-	if d := cmp.Diff([]float64{1, 0, 0.5, 0.5}, prob.Evaluator.(*replayEvaluator).F); d != "" {
+	if d := cmp.Diff([]float64{1, 0, 0.5, 0.5}, prob.Evaluator.(*evaluator).F); d != "" {
 		t.Errorf("Copeland utilities (-want +got):\n%s", d)
 	}
 	cfg := algorithms.Default()
 	cfg.Width = 4
-	res, err := experiments.RunProblem(context.Background(), experiments.Spec{Algorithm: "neural-adb-ucb", Config: cfg, T: 10, Every: 10, Seed: 1}, prob, nil)
+	run := experiments.Spec{Algorithm: "neural-adb-ucb", Config: cfg, T: 10, Every: 10, Seed: 1}
+	// The default rule (mask) offers only u1, whose pair has a record.
+	if !slices.Equal(prob.Offer.Contexts, []int{0}) || prob.Offer.Allowed == nil {
+		t.Errorf("offer %+v, want context u1 only", prob.Offer)
+	}
+	res, err := experiments.RunProblem(context.Background(), run, prob, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]string{"answer_accuracy", "answer_logloss", "tie_share", "unrecorded_share"}, res.ExtraColumns); d != "" {
 		t.Errorf("extra columns (-want +got):\n%s", d)
 	}
+	if last := res.Checkpoints[len(res.Checkpoints)-1]; res.Counts[1] != 0 || last.Extra[3] != 0 {
+		t.Errorf("mask: %d duels on u2, unrecorded_share %v; want none", res.Counts[1], last.Extra[3])
+	}
+	// The rule coin offers every pair and counts the coins.
+	prob, err = experiments.ProblemSpec{Name: "pool", Pool: pool, Answers: ansFile, Missing: "coin"}.Build(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prob.Offer.Full() {
+		t.Errorf("coin: offer %+v, want every pair", prob.Offer)
+	}
+	if res, err = experiments.RunProblem(context.Background(), run, prob, nil); err != nil {
+		t.Fatal(err)
+	}
 	last := res.Checkpoints[len(res.Checkpoints)-1]
-	unrec := float64(res.Counts[1]) / 10
-	if last.Extra[3] != unrec {
-		t.Errorf("unrecorded_share = %v, want the share of rounds on context u2 = %v", last.Extra[3], unrec)
+	if unrec := float64(res.Counts[1]) / 10; last.Extra[3] != unrec || unrec == 0 {
+		t.Errorf("coin: unrecorded_share = %v, want the share of rounds on context u2 = %v (> 0)", last.Extra[3], unrec)
 	}
 
 	// A changed file is refused once its hash is recorded.

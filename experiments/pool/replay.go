@@ -1,18 +1,18 @@
 package pool
 
 import (
-	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
-	"github.com/neural-adb/nadb/experiments"
-	"github.com/neural-adb/nadb/internal/csvtab"
 )
 
 // Replay is an Oracle that answers duels with recorded answers (rules in
-// pool.go): the records of a pair are used in turn, cycling; ties and pairs
-// without a record are answered by a fair coin from Rng, and counted.
+// pool.go): the records of a pair are used in turn, in an order drawn once
+// per pair from Rng, cycling; ties and pairs without a record are answered
+// by a fair coin from Rng, and counted.
 type Replay struct {
 	Answers *Answers
 	Rng     *rand.Rand
@@ -21,19 +21,31 @@ type Replay struct {
 	Ties       int // answered by a coin because the record used was a tie
 	Unrecorded int // answered by a coin because the pair has no record
 
-	next map[int]int // pairKey → records of the pair used so far
+	order map[int][]int32 // pairKey → indices into Answers.List, in the order used
+	next  map[int]int     // pairKey → records of the pair used so far
 }
 
-// NewReplay returns a replaying oracle; rng decides ties and unrecorded pairs.
+// NewReplay returns a replaying oracle. rng first draws, for every pair with
+// several records (in context, then arm order), the order in which they are
+// used, and then decides ties and unrecorded pairs. A pair with one record
+// draws nothing, so the coins of a data set with one record per pair do not
+// depend on the orders. The k-th answer to a pair is thus fixed by the seed,
+// whatever the learner asked before.
 func NewReplay(ans *Answers, rng *rand.Rand) *Replay {
-	return &Replay{Answers: ans, Rng: rng, next: map[int]int{}}
+	r := &Replay{Answers: ans, Rng: rng, order: make(map[int][]int32, len(ans.byPair)), next: map[int]int{}}
+	for _, k := range slices.Sorted(maps.Keys(ans.byPair)) {
+		idx := slices.Clone(ans.byPair[k])
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		r.order[k] = idx
+	}
+	return r
 }
 
 // Answer implements Oracle.
 func (r *Replay) Answer(q algorithms.Query) algorithms.Feedback {
 	r.Asked++
 	k := r.Answers.pairKey(q.Context, q.Arm1, q.Arm2)
-	idx := r.Answers.byPair[k]
+	idx := r.order[k]
 	if len(idx) == 0 {
 		r.Unrecorded++
 		return r.coin()
@@ -66,67 +78,4 @@ func (r *Replay) Shares() (tie, unrecorded float64) {
 	}
 	n := float64(r.Asked)
 	return float64(r.Ties) / n, float64(r.Unrecorded) / n
-}
-
-// replayEvaluator is the evaluator of a pool with recorded answers: gaps and
-// regret from Latent (the utility column, or the empirical Copeland scores),
-// and the in-sample answer metrics as extra columns.
-type replayEvaluator struct {
-	*experiments.Latent
-	pool   *algorithms.Pool
-	strict []Answer
-	replay *Replay
-	buf    []float64
-}
-
-// ExtraColumns implements ExtraEvaluator.
-func (e *replayEvaluator) ExtraColumns() []string {
-	return []string{"answer_accuracy", "answer_logloss", "tie_share", "unrecorded_share"}
-}
-
-// Extra implements ExtraEvaluator.
-func (e *replayEvaluator) Extra(dst []float64, l algorithms.Learner) []float64 {
-	acc, nll := math.NaN(), math.NaN()
-	var ok bool
-	if e.buf, ok = experiments.Scores(e.buf, l, e.pool.X); ok {
-		acc, nll = PairMetrics(e.buf, e.pool.Arms, e.strict)
-	}
-	tie, unrec := e.replay.Shares()
-	return append(dst[:0], acc, nll, tie, unrec)
-}
-
-// NewPoolProblem builds the problem of a parsed pool file with, optionally,
-// recorded answers (ans may be nil; then pf needs a utility column). missing
-// is one of experiments.MissingRules ("" means coin); answersFile names the answers in
-// errors. Bradley–Terry draws and coins use the stream (seed, 102).
-func NewPoolProblem(pf *PoolFile, ans *Answers, missing experiments.MissingRule, answersFile string, seed uint64) (*experiments.Problem, error) {
-	rng := rand.New(rand.NewPCG(seed, experiments.StreamFeedback))
-	p := pf.Pool
-	if ans == nil {
-		if pf.Utility == nil {
-			return nil, fmt.Errorf("pool: the pool file has no utility column and no answers file was given: nothing can answer the duels (add a utility column or give an answers file)")
-		}
-		lat := &experiments.Latent{Arms: p.Arms, F: pf.Utility}
-		return &experiments.Problem{Name: "pool", Pool: p, Oracle: &experiments.BradleyTerry{Latent: lat, Rng: rng}, Evaluator: lat}, nil
-	}
-	if missing == experiments.MissingError {
-		if n, a := ans.Missing(); n > 0 {
-			return nil, &csvtab.Error{File: answersFile, Msg: fmt.Sprintf("no recorded answer for %s (and %d other pairs); with the missing-answer rule \"error\" every arm pair of every context needs at least one answer",
-				pf.describe(a.Context, a.Arm1, a.Arm2), n-1)}
-		}
-	}
-	f := pf.Utility
-	if f == nil {
-		f = ans.Copeland()
-	}
-	replay := NewReplay(ans, rng)
-	return &experiments.Problem{
-		Name:   "pool",
-		Pool:   p,
-		Oracle: replay,
-		Evaluator: &replayEvaluator{
-			Latent: &experiments.Latent{Arms: p.Arms, F: f},
-			pool:   p, strict: ans.Strict(), replay: replay,
-		},
-	}, nil
 }

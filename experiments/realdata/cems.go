@@ -1,11 +1,7 @@
 package realdata
 
 import (
-	"fmt"
 	"io/fs"
-	"math"
-	"math/rand/v2"
-	"slices"
 	"sync"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -19,16 +15,19 @@ import (
 //
 // Contexts are students, arms the six schools in the items file's order
 // (London, Paris, Milano, StGallen, Barcelona, Stockholm). Each of the 303
-// students answered all 15 school pairs, so a query (student, i, j) is
+// students answered the 15 school pairs, so a query (student, i, j) is
 // answered with that student's recorded answer, the same one every time it is
-// asked (Replay with one record per pair). A recorded "no preference"
+// asked (pool.Replay with one record per pair). A recorded "no preference"
 // (pref = 0, 487 answers) is answered by a fair coin from the feedback stream
-// (seed, 102); the unrecorded Paris–Milano comparisons (NA, 91 students) are
-// answered by a fair coin too. We do not impute NA from the student's other
-// answers: that would invent a preference the student never stated, from the
-// same Copeland order the evaluation scores against. A pair absent from a
-// user's pairs file (the shipped data have none) is treated like NA. The
-// columns tie_share and unrecorded_share count both kinds of coin.
+// (seed, 102), counted in tie_share. The Paris–Milano comparison was not
+// recorded for 91 students (NA): by default (the missing-answer rule "mask")
+// it is not offered to learners for those students, so no answer is
+// invented; with Missing "coin" it is offered and answered by a fair coin,
+// counted in unrecorded_share (the rule of the earlier runs). We do not
+// impute NA from the student's other answers: that would invent a
+// preference the student never stated, from the same Copeland order the
+// evaluation scores against. A pair absent from a user's pairs file (the
+// shipped data have none) is treated like NA.
 //
 // # Feature map (d = 9K + 4 = 58)
 //
@@ -53,13 +52,16 @@ import (
 //
 // # Split and metrics
 //
-// The run seed draws a random split of the students (stream (seed, 101)):
-// Holdout students (default 101, a third) are held out and Train of the
-// others (default all 202) form the pool. Seeds 1…10 are the 10 random splits.
-// The standard columns score the policy on the training students against
-// each student's own Copeland score (Answers.Copeland: 1 per school beaten, ½
-// per tie or NA, so f ∈ [0, 5]). The extra columns score the learner's model
-// (algorithms.Scorer) on the held-out students:
+// The run seed draws a random split of the students (experiments.Split,
+// stream (seed, 101)): Holdout students (default 101, a third) are held out
+// and Train of the others (default all 202) form the pool. Seeds 1…10 are
+// the 10 random splits. The problem is built by pool.NewProblem, the
+// mechanism every data problem shares (held-out columns, references). The
+// standard columns score the policy on the training students against each
+// student's own Copeland score (Answers.Copeland: 1 per school beaten, ½ per
+// tie or NA, so f ∈ [0, 5]). The extra columns score the learner's model
+// (algorithms.Scorer), in-sample on the training students' answers
+// (answer_accuracy, answer_logloss) and on the held-out students:
 //
 //	test_accuracy      share of held-out strict answers (pref ±1) whose preferred
 //	                   school the model scores higher (an exact tie counts ½)
@@ -67,15 +69,16 @@ import (
 //	                   (log 2 = 0.693 for a constant model)
 //	test_copeland_gap  mean over held-out students of max_i cop(s,i) − cop(s,î),
 //	                   î = argmax_i h(x_{s,i}) (exact ties in h: the mean over
-//	                   the tied schools)
+//	                   the tied schools, experiments.TiedGaps)
 //
 // NaN for learners without a Scorer. Borda-based learners score Borda
 // estimates, not Bradley–Terry utilities: their test_logloss is not a
 // likelihood of their own model.
 type CEMS struct {
-	Train   int   // students in the pool; 0 means all not held out
-	Holdout int   // held-out students; 0 means 101
-	FS      fs.FS // the data folder (data.Open); nil means the shipped data
+	Train   int                     // students in the pool; 0 means all not held out
+	Holdout float64                 // held-out students, a count or a fraction (experiments.SplitSizes); 0 means 101
+	Missing experiments.MissingRule // the rule for unrecorded pairs; "" means mask
+	FS      fs.FS                   // the data folder (data.Open); nil means the shipped data
 }
 
 // DefaultCEMSHoldout is the default number of held-out students (a third).
@@ -133,23 +136,6 @@ func (d *cemsData) rows(subs []int) []float64 {
 	return x
 }
 
-// answers returns the records of subjects subs, renumbered as contexts 0….
-func (d *cemsData) answers(subs []int) *pool.Answers {
-	K := len(d.Items)
-	out := pool.NewAnswers(len(subs), K)
-	for c, s := range subs {
-		for i := range K {
-			for j := i + 1; j < K; j++ {
-				for _, a := range d.All.Records(s, i, j) {
-					a.Context = c
-					out.Add(a)
-				}
-			}
-		}
-	}
-	return out
-}
-
 var shippedCEMS = sync.OnceValues(func() (*cemsData, error) { return readCEMS(data.Shipped()) })
 
 // loadData reads a data set from fsys, or the shipped copy (parsed once per
@@ -169,90 +155,34 @@ func (c CEMS) New(seed uint64) (*experiments.Problem, error) {
 		return nil, err
 	}
 	S := len(d.Subjects)
-	hold := c.Holdout
-	if hold == 0 {
-		hold = DefaultCEMSHoldout
-	}
-	train := c.Train
-	if train == 0 {
-		train = S - hold
-	}
-	if hold < 1 || train < 1 || hold+train > S {
-		return nil, fmt.Errorf("realdata: cems: %d training (contexts) + %d held-out (holdout) students: need at least 1 of each and at most %d in all", train, hold, S)
-	}
-	perm := rand.New(rand.NewPCG(seed, experiments.StreamProblem)).Perm(S)
-	testSubs, trainSubs := perm[:hold], perm[hold:hold+train]
-	slices.Sort(testSubs)
-	slices.Sort(trainSubs)
-
-	K := len(d.Items)
-	pl, err := algorithms.NewPool(train, K, d.Dim(), d.rows(trainSubs))
+	hold, train, err := experiments.SplitSizes(c.Holdout, DefaultCEMSHoldout, c.Train, S, "student")
 	if err != nil {
 		return nil, err
 	}
-	trainAns, testAns := d.answers(trainSubs), d.answers(testSubs)
-	replay := pool.NewReplay(trainAns, rand.New(rand.NewPCG(seed, experiments.StreamFeedback)))
-	return &experiments.Problem{
-		Name:   "cems",
-		Pool:   pl,
-		Oracle: replay,
-		Evaluator: &cemsEvaluator{
-			Latent: &experiments.Latent{Arms: K, F: trainAns.Copeland()},
-			replay: replay,
-			testX:  d.rows(testSubs), arms: K,
-			testStrict: testAns.Strict(), testCop: testAns.Copeland(),
-		},
-	}, nil
-}
-
-// cemsEvaluator scores the policy on the training students (Latent: their
-// Copeland scores) and the model on the held-out students.
-type cemsEvaluator struct {
-	*experiments.Latent
-	replay     *pool.Replay
-	testX      []float64
-	arms       int
-	testStrict []pool.Answer
-	testCop    []float64
-	buf        []float64
-}
-
-// ExtraColumns implements experiments.ExtraEvaluator.
-func (e *cemsEvaluator) ExtraColumns() []string {
-	return []string{"test_accuracy", "test_logloss", "test_copeland_gap", "tie_share", "unrecorded_share"}
-}
-
-// Extra implements experiments.ExtraEvaluator.
-func (e *cemsEvaluator) Extra(dst []float64, l algorithms.Learner) []float64 {
-	acc, nll, gap := math.NaN(), math.NaN(), math.NaN()
-	var ok bool
-	if e.buf, ok = experiments.Scores(e.buf, l, e.testX); ok {
-		acc, nll = pool.PairMetrics(e.buf, e.arms, e.testStrict)
-		gap = argmaxGap(e.buf, e.testCop, e.arms)
+	trainSubs, testSubs := experiments.Split(S, hold, train, seed)
+	tr, err := d.part(trainSubs)
+	if err != nil {
+		return nil, err
 	}
-	tie, unrec := e.replay.Shares()
-	return append(dst[:0], acc, nll, gap, tie, unrec)
+	te, err := d.part(testSubs)
+	if err != nil {
+		return nil, err
+	}
+	return pool.NewProblem(pool.Setup{Name: "cems", Train: tr, Test: &te, Missing: c.Missing, Seed: seed})
 }
 
-// argmaxGap returns the mean over contexts of max_a f(c,a) − f(c,â) for
-// â = argmax_a h(c,a), averaging over exact ties in h.
-func argmaxGap(h, f []float64, K int) float64 {
-	contexts := len(h) / K
-	total := 0.0
-	for c := range contexts {
-		hc, fc := h[c*K:(c+1)*K], f[c*K:(c+1)*K]
-		best, top := slices.Max(hc), slices.Max(fc)
-		sum, n := 0.0, 0
-		for a, v := range hc {
-			if v == best {
-				sum += top - fc[a]
-				n++
-			}
-		}
-		if n == 0 { // h has a NaN: count the worst case
-			sum, n = top-slices.Min(fc), 1
-		}
-		total += sum / float64(n)
+// part returns the students subs as contexts 0…: their feature rows, the
+// school names as arm identifiers, and their recorded answers.
+func (d *cemsData) part(subs []int) (pool.Part, error) {
+	K := len(d.Items)
+	pl, err := algorithms.NewPool(len(subs), K, d.Dim(), d.rows(subs))
+	if err != nil {
+		return pool.Part{}, err
 	}
-	return total / float64(contexts)
+	p := pool.Part{Pool: pl, Answers: d.All.Subset(subs)}
+	for _, s := range subs {
+		p.Contexts = append(p.Contexts, d.Subjects[s])
+		p.IDs = append(p.IDs, d.Items...)
+	}
+	return p, nil
 }

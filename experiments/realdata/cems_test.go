@@ -2,6 +2,7 @@ package realdata
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -73,9 +74,9 @@ func TestCEMSSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := prob.Evaluator.(*cemsEvaluator)
-	if prob.Pool.Contexts != 202 || len(ev.testX) != 101*6*58 || prob.Pool.Dim != 58 || prob.Pool.Arms != 6 {
-		t.Fatalf("pool %d×%d×%d, %d held-out rows", prob.Pool.Contexts, prob.Pool.Arms, prob.Pool.Dim, len(ev.testX)/58)
+	setup, _ := pool.SetupOf(prob)
+	if prob.Pool.Contexts != 202 || setup.Test.Pool.Contexts != 101 || prob.Pool.Dim != 58 || prob.Pool.Arms != 6 {
+		t.Fatalf("pool %d×%d×%d, %d held-out students", prob.Pool.Contexts, prob.Pool.Arms, prob.Pool.Dim, setup.Test.Pool.Contexts)
 	}
 	// Recover which subject each context is from its answers: the pool's
 	// records are the subject's, in order.
@@ -86,6 +87,9 @@ func TestCEMSSplit(t *testing.T) {
 		t.Fatal("train and test overlap")
 	}
 	replay := prob.Oracle.(*pool.Replay)
+	if !slices.Equal(setup.Train.Contexts, subjects(d, train)) || !slices.Equal(setup.Test.Contexts, subjects(d, test)) {
+		t.Fatalf("training students %v…, held out %v…; want the split of the seed", setup.Train.Contexts[:5], setup.Test.Contexts[:5])
+	}
 	for c, s := range train[:20] {
 		for i := range 6 {
 			for j := i + 1; j < 6; j++ {
@@ -110,23 +114,50 @@ func TestCEMSSplit(t *testing.T) {
 			}
 		}
 	}
-	other, err := CEMS{Train: 50, Holdout: 30}.New(2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if other.Pool.Contexts != 50 || len(other.Evaluator.(*cemsEvaluator).testX) != 30*6*58 {
-		t.Errorf("Train 50, Holdout 30: pool %d, held out %d", other.Pool.Contexts, len(other.Evaluator.(*cemsEvaluator).testX)/(6*58))
+	for _, tc := range []struct {
+		c           CEMS
+		train, hold int
+	}{{CEMS{Train: 50, Holdout: 30}, 50, 30}, {CEMS{Holdout: 0.2}, 242, 61}, {CEMS{Holdout: 1}, 302, 1}} {
+		other, err := tc.c.New(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := pool.SetupOf(other)
+		if other.Pool.Contexts != tc.train || s.Test.Pool.Contexts != tc.hold {
+			t.Errorf("%+v: pool %d, held out %d; want %d, %d", tc.c, other.Pool.Contexts, s.Test.Pool.Contexts, tc.train, tc.hold)
+		}
 	}
 	again, _ := CEMS{}.New(1)
 	seed2, _ := CEMS{}.New(2)
 	if !slices.Equal(again.Pool.X, prob.Pool.X) || slices.Equal(seed2.Pool.X, prob.Pool.X) {
 		t.Error("the split is not a function of the seed")
 	}
-	for _, c := range []CEMS{{Train: 300}, {Holdout: 303}, {Train: 250, Holdout: 60}} {
-		if _, err := c.New(1); err == nil || !strings.Contains(err.Error(), "at most 303") {
-			t.Errorf("%+v: error %v", c, err)
+	for _, tc := range []struct {
+		c     CEMS
+		field string
+		msg   string
+	}{
+		{CEMS{Train: 300}, "contexts", "300 training students and 101 held-out (holdout) exceed the 303 there are"},
+		{CEMS{Train: 250, Holdout: 60}, "contexts", "250 training students and 60 held-out (holdout) exceed the 303 there are"},
+		{CEMS{Holdout: 303}, "holdout", "303 held-out students of 303 leave no training student"},
+		{CEMS{Holdout: 400}, "holdout", "400 held-out students, but there are only 303"},
+		{CEMS{Holdout: 0.999}, "holdout", "303 held-out students of 303 leave no training student"},
+		{CEMS{Holdout: 0.001}, "holdout", "0.001 of 303 students rounds to no held-out student"},
+	} {
+		_, err := tc.c.New(1)
+		var fe *experiments.FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.field || fe.Msg != tc.msg || !strings.HasPrefix(err.Error(), "experiments: "+tc.field+": ") {
+			t.Errorf("%+v: error %v, want field %s: %s", tc.c, err, tc.field, tc.msg)
 		}
 	}
+}
+
+func subjects(d *cemsData, idx []int) []string {
+	var out []string
+	for _, s := range idx {
+		out = append(out, d.Subjects[s])
+	}
+	return out
 }
 
 func slicesPerm(seed uint64, n int) []int {
@@ -148,6 +179,16 @@ type constScorer struct{ algorithms.Learner }
 
 func (constScorer) Score(dst, x []float64) []float64 { return make([]float64, len(x)/58) }
 
+// column returns the value of the named extra column.
+func column(t *testing.T, cols []string, vals []float64, name string) float64 {
+	t.Helper()
+	i := slices.Index(cols, name)
+	if i < 0 {
+		t.Fatalf("no column %s in %v", name, cols)
+	}
+	return vals[i]
+}
+
 // TestCEMSMetrics: a constant model scores accuracy ½, log-loss log 2 and the
 // mean over held-out students of max − mean Copeland score.
 func TestCEMSMetrics(t *testing.T) {
@@ -155,24 +196,34 @@ func TestCEMSMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := prob.Evaluator.(*cemsEvaluator)
-	got := ev.Extra(nil, constScorer{})
-	want := 0.0
-	for s := range 101 {
-		f := ev.testCop[s*6 : (s+1)*6]
-		want += slices.Max(f) - 15.0/6
+	ev := prob.Evaluator.(experiments.ExtraEvaluator)
+	cols := ev.ExtraColumns()
+	want := []string{"answer_accuracy", "answer_logloss", "test_accuracy", "test_logloss", "test_copeland_gap", "tie_share", "unrecorded_share"}
+	if !slices.Equal(cols, want) {
+		t.Fatalf("columns %v, want %v", cols, want)
 	}
-	want /= 101
-	if got[0] != 0.5 || math.Abs(got[1]-math.Ln2) > 1e-12 || math.Abs(got[2]-want) > 1e-12 || !math.IsNaN(got[3]) {
-		t.Errorf("constant model: %v; want 0.5, log 2, %v, NaN", got, want)
+	setup, _ := pool.SetupOf(prob)
+	cop := setup.Test.Answers.Copeland()
+	gap := 0.0
+	for s := range 101 {
+		gap += slices.Max(cop[s*6:(s+1)*6]) - 15.0/6
+	}
+	gap /= 101
+	got := ev.Extra(nil, constScorer{})
+	for _, c := range []struct {
+		name string
+		want float64
+	}{{"answer_accuracy", 0.5}, {"answer_logloss", math.Ln2}, {"test_accuracy", 0.5}, {"test_logloss", math.Ln2}, {"test_copeland_gap", gap}} {
+		if v := column(t, cols, got, c.name); math.Abs(v-c.want) > 1e-12 {
+			t.Errorf("constant model: %s = %v, want %v", c.name, v, c.want)
+		}
+	}
+	if v := column(t, cols, got, "tie_share"); !math.IsNaN(v) {
+		t.Errorf("tie_share before any duel = %v, want NaN", v)
 	}
 	// Non-scorers get NaN.
-	if got := ev.Extra(nil, nil); !math.IsNaN(got[0]) || !math.IsNaN(got[2]) {
+	if got := ev.Extra(nil, nil); !math.IsNaN(got[0]) || !math.IsNaN(got[4]) {
 		t.Errorf("no scorer: %v", got)
-	}
-	// argmaxGap: exact ties average over the tied arms.
-	if g := argmaxGap([]float64{1, 1, 0, 5, 2, 2}, []float64{3, 1, 0, 0, 1, 2}, 3); g != (1+2)/2.0 {
-		t.Errorf("argmaxGap = %v, want (mean(0, 2) + 2)/2 = 1.5", g)
 	}
 }
 
@@ -188,14 +239,20 @@ func TestCEMSLearns(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, last := res.Checkpoints[0], res.Checkpoints[len(res.Checkpoints)-1]
-	t.Logf("test accuracy %.3f → %.3f, log-loss %.3f → %.3f, Copeland gap %.3f → %.3f, coins: ties %.3f, NA %.3f",
-		first.Extra[0], last.Extra[0], first.Extra[1], last.Extra[1], first.Extra[2], last.Extra[2], last.Extra[3], last.Extra[4])
-	if !(last.Extra[0] > 0.62) || !(last.Extra[1] < 0.66) || !(last.Extra[2] < 0.7*first.Extra[2]) {
-		t.Errorf("after 400 duels: test accuracy %v (want > 0.62), log-loss %v (want < 0.66), Copeland gap %v (want < 0.7 × %v)",
-			last.Extra[0], last.Extra[1], last.Extra[2], first.Extra[2])
+	v := func(cp experiments.Checkpoint, name string) float64 {
+		return column(t, res.ExtraColumns, cp.Extra, name)
 	}
-	if tie := last.Extra[3]; !(tie > 0.03 && tie < 0.2) {
+	acc, nll, gap0, gap := v(last, "test_accuracy"), v(last, "test_logloss"), v(first, "test_copeland_gap"), v(last, "test_copeland_gap")
+	t.Logf("test accuracy %.3f, log-loss %.3f, Copeland gap %.3f → %.3f, coins: ties %.3f, no record %.3f",
+		acc, nll, gap0, gap, v(last, "tie_share"), v(last, "unrecorded_share"))
+	if !(acc > 0.62) || !(nll < 0.66) || !(gap < 0.7*gap0) {
+		t.Errorf("after 400 duels: test accuracy %v (want > 0.62), log-loss %v (want < 0.66), Copeland gap %v (want < 0.7 × %v)", acc, nll, gap, gap0)
+	}
+	if tie := v(last, "tie_share"); !(tie > 0.03 && tie < 0.2) {
 		t.Errorf("tie_share %v; ~11%% of the recorded answers are ties", tie)
+	}
+	if unrec := v(last, "unrecorded_share"); unrec != 0 {
+		t.Errorf("unrecorded_share %v under the default rule mask, want 0", unrec)
 	}
 }
 
@@ -240,5 +297,48 @@ func TestCEMSDataErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("error = %v\nwant prefix %q", err, tc.want)
 		}
+	}
+}
+
+// TestCEMSMissingRules: by default the unrecorded Paris–Milano pairs (NA) of
+// the training students are not offered; "coin" offers every pair; "error"
+// refuses the data, naming a student and the pair.
+func TestCEMSMissingRules(t *testing.T) {
+	d, _ := shippedCEMS()
+	paris, milano := slices.Index(d.Items, "Paris"), slices.Index(d.Items, "Milano")
+	prob, err := CEMS{}.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, _ := pool.SetupOf(prob)
+	o, na := prob.Offer, 0
+	if len(o.Contexts) != 202 {
+		t.Errorf("%d students on offer, want all 202 training students", len(o.Contexts))
+	}
+	for c := range prob.Pool.Contexts {
+		for i := range 6 {
+			for j := i + 1; j < 6; j++ {
+				recorded := setup.Train.Answers.Recorded(c, i, j) > 0
+				if o.Allows(c, i, j) != recorded || o.Allows(c, j, i) != recorded {
+					t.Fatalf("student %s, pair %d–%d: offered %v, recorded %v", setup.Train.Contexts[c], i, j, o.Allows(c, i, j), recorded)
+				}
+				if !recorded {
+					if i != paris || j != milano {
+						t.Fatalf("student %s: pair %d–%d unrecorded; only Paris–Milano has NAs", setup.Train.Contexts[c], i, j)
+					}
+					na++
+				}
+			}
+		}
+	}
+	if na == 0 || na > 91 {
+		t.Errorf("%d training students without a Paris–Milano answer; want some of the 91", na)
+	}
+	if coin, err := (CEMS{Missing: experiments.MissingCoin}).New(1); err != nil || !coin.Offer.Full() {
+		t.Errorf("coin: offer %+v, error %v; want every pair", coin.Offer, err)
+	}
+	_, err = CEMS{Missing: experiments.MissingError}.New(1)
+	if err == nil || !strings.Contains(err.Error(), `arms "Paris" and "Milano"`) || !strings.Contains(err.Error(), "missing-answer rule \"error\"") {
+		t.Errorf("error: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/realdata/data"
@@ -14,17 +15,18 @@ import (
 
 // The problems "cems" and "shuttle", registered with package experiments
 // when this package is linked in. Both read the shipped data unless
-// ProblemSpec.Data names a folder with the same layout.
+// ProblemSpec.Data names a folder with the same layout; cems also takes the
+// missing-answer rule.
 func init() {
 	uses := []string{"contexts", "holdout", "data", "data_sha256"}
 	experiments.RegisterProblem("cems", experiments.ProblemKind{
-		Uses: uses, Check: checkSizes, Canonical: canonical, Resolve: resolve,
+		Uses: append(slices.Clone(uses), "missing"), Check: checkSizes, Canonical: canonical, Resolve: resolve,
 		Build: func(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
 			dd, _, err := openData(p)
 			if err != nil {
 				return nil, err
 			}
-			prob, err := CEMS{Train: p.Contexts, Holdout: p.Holdout, FS: dd.fsys}.New(seed)
+			prob, err := CEMS{Train: p.Contexts, Holdout: p.Holdout, Missing: p.Missing, FS: dd.fsys}.New(seed)
 			return prob, dd.locate(err)
 		},
 	})
@@ -42,15 +44,19 @@ func init() {
 }
 
 func checkSizes(p experiments.ProblemSpec) error {
+	field := func(name, format string, args ...any) error {
+		return &experiments.FieldError{Pkg: "realdata", Field: name, Msg: fmt.Sprintf(format, args...)}
+	}
 	switch {
 	case p.Contexts < 0:
-		return fmt.Errorf("realdata: contexts must be ≥ 0 (0: the default), got %d", p.Contexts)
-	case p.Holdout < 0:
-		return fmt.Errorf("realdata: holdout must be ≥ 0 (0: the default), got %d", p.Holdout)
+		return field("contexts", "must be ≥ 0 (0: the default), got %d", p.Contexts)
 	case p.Scale < 0 || math.IsNaN(p.Scale) || math.IsInf(p.Scale, 0):
-		return fmt.Errorf("realdata: scale must be a positive number (0: the default 2), got %v", p.Scale)
+		return field("scale", "must be a positive number (0: the default 2), got %v", p.Scale)
 	}
-	return nil
+	if err := p.Missing.Validate(); err != nil {
+		return field("missing", "%v", err)
+	}
+	return experiments.CheckHoldout(p.Holdout)
 }
 
 // canonical writes every field that equals its default as zero, so that a
@@ -70,6 +76,9 @@ func canonical(p experiments.ProblemSpec) experiments.ProblemSpec {
 	case "cems":
 		if p.Holdout == DefaultCEMSHoldout {
 			p.Holdout = 0
+		}
+		if p.Missing == experiments.MissingMask {
+			p.Missing = ""
 		}
 	}
 	return p

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sync"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/experiments/realdata/data"
 	"github.com/neural-adb/nadb/internal/csvtab"
 )
@@ -27,9 +27,10 @@ import (
 //
 // # Pool and features
 //
-// The run seed draws a random permutation of the 58,000 samples (stream
-// (seed, 101)): the first Contexts (default 300, the paper's pool size) form
-// the pool and the next Holdout (default 2,000) a held-out set. The draw is
+// The run seed draws a random split of the 58,000 samples (experiments.Split,
+// stream (seed, 101)): Holdout of them (default 2,000) are held out and
+// Contexts of the others (default 300, the paper's pool size) form the pool,
+// each in the data's order. The draw is
 // uniform, not stratified: the pool keeps the data's class imbalance (78.6%
 // Rad.Flow; the four rarest classes together 0.4%, so a pool of 300 holds about
 // one of their samples), and a policy that always names Rad.Flow has mean gap
@@ -49,16 +50,18 @@ import (
 //
 // # Metrics
 //
-// The standard columns use f on the pool (mean_gap/Scale is the pool's error
-// rate of the policy). The extra columns score the learner's model
-// (algorithms.Scorer) on the held-out samples, predicting argmax_a h(x_{c,a})
-// (exact ties: the expected value under a uniform choice among the tied
-// classes): test_accuracy, and test_balanced_accuracy, the mean over the
-// classes present in the held-out set of their recall. NaN for learners
-// without a Scorer.
+// The problem is built by pool.NewProblem, the mechanism every data problem
+// shares. The standard columns use f on the pool (mean_gap/Scale is the
+// pool's error rate of the policy). The extra columns score the learner's
+// model (algorithms.Scorer) on the held-out samples, predicting
+// argmax_a h(x_{c,a}) (exact ties: the expected value under a uniform choice
+// among the tied classes): test_accuracy, test_balanced_accuracy (the mean
+// over the classes present in the held-out set of their recall), and the
+// shared test_mean_gap (Scale × (1 − test_accuracy)) and test_worst_gap. NaN
+// for learners without a Scorer.
 type Shuttle struct {
 	Contexts int     // pool size; 0 means 300
-	Holdout  int     // held-out samples; 0 means 2000
+	Holdout  float64 // held-out samples, a count or a fraction (experiments.SplitSizes); 0 means 2000
 	Scale    float64 // utility of the true class, c; 0 means 2
 	FS       fs.FS   // the data folder (data.Open); nil means the shipped data
 }
@@ -130,18 +133,22 @@ func (s Shuttle) New(seed uint64) (*experiments.Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, hold, scale := cmp0(s.Contexts, DefaultShuttleContexts), cmp0(s.Holdout, DefaultShuttleHoldout), s.Scale
+	scale := s.Scale
 	if scale == 0 {
 		scale = DefaultShuttleScale
 	}
-	if n < 1 || hold < 1 || n+hold > len(d.Label) {
-		return nil, fmt.Errorf("realdata: shuttle: %d pool (contexts) + %d held-out (holdout) samples: need at least 1 of each and at most %d in all", n, hold, len(d.Label))
-	}
 	if !(scale > 0) || math.IsInf(scale, 0) {
-		return nil, fmt.Errorf("scale: utility of the true class must be a positive number, got %v", scale)
+		return nil, &experiments.FieldError{Pkg: "realdata", Field: "scale", Msg: fmt.Sprintf("utility of the true class must be a positive number, got %v", scale)}
 	}
-	perm := rand.New(rand.NewPCG(seed, experiments.StreamProblem)).Perm(len(d.Label))
-	poolIdx, testIdx := perm[:n], perm[n:n+hold]
+	contexts := s.Contexts
+	if contexts == 0 {
+		contexts = DefaultShuttleContexts
+	}
+	hold, n, err := experiments.SplitSizes(s.Holdout, DefaultShuttleHoldout, contexts, len(d.Label), "sample")
+	if err != nil {
+		return nil, err
+	}
+	poolIdx, testIdx := experiments.Split(len(d.Label), hold, n, seed)
 
 	// Standardise with the pool's statistics.
 	mean, sd := make([]float64, shuttleFeatures), make([]float64, shuttleFeatures)
@@ -168,70 +175,40 @@ func (s Shuttle) New(seed uint64) (*experiments.Problem, error) {
 	K := len(ShuttleClasses)
 	const block = shuttleFeatures + 1
 	dim := K * block
-	encode := func(idx []int) []float64 {
-		x := make([]float64, len(idx)*K*dim)
+	part := func(idx []int) pool.Part {
+		p := pool.Part{
+			Pool:    &algorithms.Pool{Contexts: len(idx), Arms: K, Dim: dim, X: make([]float64, len(idx)*K*dim)},
+			Utility: make([]float64, len(idx)*K),
+		}
 		for c, i := range idx {
 			for a := range K {
-				row := x[(c*K+a)*dim+a*block:]
+				row := p.Pool.X[(c*K+a)*dim+a*block:]
 				for k := range shuttleFeatures {
 					row[k] = (d.X[i*shuttleFeatures+k] - mean[k]) / sd[k]
 				}
 				row[shuttleFeatures] = 1
 			}
+			p.Utility[c*K+int(d.Label[i])] = scale
+			p.IDs = append(p.IDs, ShuttleClasses...)
 		}
-		return x
+		return p
 	}
-	pool, err := algorithms.NewPool(n, K, dim, encode(poolIdx))
-	if err != nil {
+	train, test := part(poolIdx), part(testIdx)
+	if err := train.Pool.Validate(); err != nil {
 		return nil, err
 	}
-	f := make([]float64, n*K)
-	for c, i := range poolIdx {
-		f[c*K+int(d.Label[i])] = scale
-	}
-	testLabel := make([]int8, hold)
+	testLabel := make([]int8, len(testIdx))
 	for c, i := range testIdx {
 		testLabel[c] = d.Label[i]
 	}
-	lat := &experiments.Latent{Arms: K, F: f}
-	return &experiments.Problem{
-		Name:      "shuttle",
-		Pool:      pool,
-		Oracle:    &experiments.BradleyTerry{Latent: lat, Rng: rand.New(rand.NewPCG(seed, experiments.StreamFeedback))},
-		Evaluator: &shuttleEvaluator{Latent: lat, testX: encode(testIdx), testLabel: testLabel},
-	}, nil
-}
-
-// cmp0 returns x, or def when x is 0.
-func cmp0(x, def int) int {
-	if x == 0 {
-		return def
-	}
-	return x
-}
-
-// shuttleEvaluator scores the policy on the pool (Latent) and the model on the
-// held-out samples.
-type shuttleEvaluator struct {
-	*experiments.Latent
-	testX     []float64
-	testLabel []int8
-	buf       []float64
-}
-
-// ExtraColumns implements experiments.ExtraEvaluator.
-func (e *shuttleEvaluator) ExtraColumns() []string {
-	return []string{"test_accuracy", "test_balanced_accuracy"}
-}
-
-// Extra implements experiments.ExtraEvaluator.
-func (e *shuttleEvaluator) Extra(dst []float64, l algorithms.Learner) []float64 {
-	var ok bool
-	if e.buf, ok = experiments.Scores(e.buf, l, e.testX); !ok {
-		return append(dst[:0], math.NaN(), math.NaN())
-	}
-	acc, bal := classAccuracy(e.buf, e.testLabel, len(ShuttleClasses))
-	return append(dst[:0], acc, bal)
+	return pool.NewProblem(pool.Setup{
+		Name: "shuttle", Train: train, Test: &test, Seed: seed,
+		Columns: []string{"test_accuracy", "test_balanced_accuracy"},
+		Metrics: func(dst, h []float64) []float64 {
+			acc, bal := classAccuracy(h, testLabel, K)
+			return append(dst, acc, bal)
+		},
+	})
 }
 
 // classAccuracy returns the expected accuracy and balanced accuracy of

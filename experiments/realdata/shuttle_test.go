@@ -2,6 +2,7 @@ package realdata
 
 import (
 	"context"
+	"errors"
 	"math"
 	"runtime"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/internal/runtest"
+	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/experiments/realdata/data"
 )
 
@@ -78,25 +80,29 @@ func TestShuttleProblem(t *testing.T) {
 		}
 	}
 	// One true class per context, utility 2.
-	ev := prob.Evaluator.(*shuttleEvaluator)
+	setup, _ := pool.SetupOf(prob)
+	F := setup.Train.Utility
 	for c := range p.Contexts {
-		f := ev.F[c*7 : (c+1)*7]
+		f := F[c*7 : (c+1)*7]
 		if slices.Max(f) != 2 || slices.Min(f) != 0 || len(slices.DeleteFunc(slices.Clone(f), func(v float64) bool { return v != 2 })) != 1 {
 			t.Fatalf("context %d utilities %v, want one 2 and six 0", c, f)
 		}
 	}
-	if len(ev.testLabel) != 2000 || len(ev.testX) != 2000*7*70 {
-		t.Errorf("held-out set: %d labels, %d values", len(ev.testLabel), len(ev.testX))
+	if setup.Test.Pool.Contexts != 2000 || len(setup.Test.Pool.X) != 2000*7*70 || len(setup.Test.Utility) != 2000*7 {
+		t.Errorf("held-out set: %d samples, %d values", setup.Test.Pool.Contexts, len(setup.Test.Pool.X))
 	}
-	// The pool and held-out samples are disjoint draws of one permutation.
+	// The pool and held-out samples are the seed's split, in the data's order.
 	perm := slicesPerm(1, 58000)
-	if len(intersect(perm[:300], perm[300:2300])) != 0 {
-		t.Error("pool and held-out overlap")
-	}
+	test, train := slices.Sorted(slices.Values(perm[:2000])), slices.Sorted(slices.Values(perm[2000:2300]))
 	d, _ := shippedShuttle()
-	for c, i := range perm[:300] {
-		if ev.F[c*7+int(d.Label[i])] != 2 {
-			t.Fatalf("context %d is not sample %d", c, i)
+	for _, part := range []struct {
+		f   []float64
+		idx []int
+	}{{F, train}, {setup.Test.Utility, test}} {
+		for c, i := range part.idx {
+			if part.f[c*7+int(d.Label[i])] != 2 {
+				t.Fatalf("context %d is not sample %d", c, i)
+			}
 		}
 	}
 
@@ -104,10 +110,12 @@ func TestShuttleProblem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if other.Pool.Contexts != 50 || slices.Max(other.Evaluator.(*shuttleEvaluator).F) != 3 {
-		t.Errorf("Contexts 50, Scale 3: pool %d, max utility %v", other.Pool.Contexts, slices.Max(other.Evaluator.(*shuttleEvaluator).F))
+	os2, _ := pool.SetupOf(other)
+	if other.Pool.Contexts != 50 || os2.Test.Pool.Contexts != 100 || slices.Max(os2.Train.Utility) != 3 {
+		t.Errorf("Contexts 50, Holdout 100, Scale 3: pool %d, held out %d, max utility %v", other.Pool.Contexts, os2.Test.Pool.Contexts, slices.Max(os2.Train.Utility))
 	}
-	if _, err := (Shuttle{Contexts: 57000, Holdout: 2000}).New(1); err == nil || !strings.Contains(err.Error(), "at most 58000") {
+	_, err = Shuttle{Contexts: 57000, Holdout: 2000}.New(1)
+	if fe := (*experiments.FieldError)(nil); !errors.As(err, &fe) || fe.Field != "contexts" || !strings.Contains(fe.Msg, "exceed the 58000") {
 		t.Errorf("oversized split: error %v", err)
 	}
 }
@@ -134,10 +142,17 @@ func TestShuttleLearns(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, last := res.Checkpoints[0], res.Checkpoints[len(res.Checkpoints)-1]
+	v := func(cp experiments.Checkpoint, name string) float64 {
+		return column(t, res.ExtraColumns, cp.Extra, name)
+	}
 	t.Logf("test accuracy %.3f → %.3f, balanced %.3f → %.3f, pool mean gap %.3f → %.3f",
-		first.Extra[0], last.Extra[0], first.Extra[1], last.Extra[1], first.MeanGap, last.MeanGap)
-	if !(last.Extra[0] > 0.8) || !(last.MeanGap < 0.3) {
-		t.Errorf("after 400 duels: test accuracy %v (want > 0.8), pool mean gap %v (want < 0.3)", last.Extra[0], last.MeanGap)
+		v(first, "test_accuracy"), v(last, "test_accuracy"), v(first, "test_balanced_accuracy"), v(last, "test_balanced_accuracy"), first.MeanGap, last.MeanGap)
+	if acc := v(last, "test_accuracy"); !(acc > 0.8) || !(last.MeanGap < 0.3) {
+		t.Errorf("after 400 duels: test accuracy %v (want > 0.8), pool mean gap %v (want < 0.3)", acc, last.MeanGap)
+	}
+	// The shared gap column is the error rate times the utility of the true class.
+	if g, acc := v(last, "test_mean_gap"), v(last, "test_accuracy"); math.Abs(g-2*(1-acc)) > 1e-12 {
+		t.Errorf("test_mean_gap %v, want 2 × (1 − test_accuracy %v)", g, acc)
 	}
 }
 

@@ -135,8 +135,10 @@ var metricLabels = map[string]metric{
 	"test_logloss":           {"Held-out log-loss", "nats per answer", false},
 	"test_copeland_gap":      {"Held-out Copeland gap", "Copeland points (of 5)", false},
 	"test_balanced_accuracy": {"Held-out balanced accuracy", "mean recall over classes", false},
-	"answer_accuracy":        {"Recorded-answer accuracy", "share of answers", false},
-	"answer_logloss":         {"Recorded-answer log-loss", "nats per answer", false},
+	"test_mean_gap":          {"Held-out mean gap", "gap (reward units)", false},
+	"test_worst_gap":         {"Held-out worst gap", "gap (reward units)", false},
+	"answer_accuracy":        {"Training-answer accuracy (in-sample)", "share of answers", false},
+	"answer_logloss":         {"Training-answer log-loss (in-sample)", "nats per answer", false},
 	"tie_share":              {"Duels answered by a coin (tie)", "share of duels", false},
 	"unrecorded_share":       {"Duels answered by a coin (no record)", "share of duels", false},
 }

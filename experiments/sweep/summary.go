@@ -11,7 +11,8 @@ import (
 	"strings"
 
 	"github.com/neural-adb/nadb/experiments"
-	"github.com/neural-adb/nadb/experiments/realdata"
+	"github.com/neural-adb/nadb/experiments/pool"
+	_ "github.com/neural-adb/nadb/experiments/realdata" // the problems cems and shuttle
 	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/internal/stats"
 )
@@ -234,28 +235,22 @@ func writeSummaryTables(f Figure, load Loader, out string) ([]string, error) {
 }
 
 // referencesMarkdown returns the Markdown table of the non-learner reference
-// levels of a real-data figure (realdata.References) on its seeds.
+// levels of a real-data figure (pool.References) on its seeds.
 func referencesMarkdown(f Figure) (string, error) {
-	cols, refs, err := realdata.References(f.Rows[0].Curves[0].Spec.Problem, f.Seeds)
+	cols, refs, err := pool.References(f.Rows[0].Curves[0].Spec.Problem, f.Seeds)
 	if err != nil {
 		return "", err
 	}
-	var keep []int // columns defined for references (not the coin shares)
-	for k, c := range cols {
-		if !diagnostic(c) {
-			keep = append(keep, k)
-		}
-	}
 	var b strings.Builder
 	b.WriteString("References (not active learners; same seeds):\n\n| reference |")
-	for _, k := range keep {
-		title, _ := MetricLabel(cols[k])
+	for _, c := range cols {
+		title, _ := MetricLabel(c)
 		b.WriteString(" " + title + " |")
 	}
-	b.WriteString("\n|---|" + strings.Repeat("---|", len(keep)) + "\n")
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(cols)) + "\n")
 	for _, r := range refs {
-		b.WriteString("| " + r.Name + " |")
-		for _, k := range keep {
+		b.WriteString("| " + r.Name + noteSuffix(r.Notes) + " |")
+		for k := range cols {
 			var v []float64
 			for _, seed := range r.Values {
 				v = append(v, seed[k])
@@ -265,8 +260,35 @@ func referencesMarkdown(f Figure) (string, error) {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n" + realdata.ReferenceNote + "\n")
+	b.WriteString("\n" + pool.ReferenceNote + "\n")
 	return b.String(), nil
+}
+
+// noteSuffix returns ": London" or ": London ×7, Paris ×3" for the per-seed
+// notes of a reference (in order of first appearance), "" without notes.
+func noteSuffix(notes []string) string {
+	count := map[string]int{}
+	var order []string
+	for _, n := range notes {
+		if n == "" {
+			continue
+		}
+		if count[n] == 0 {
+			order = append(order, n)
+		}
+		count[n]++
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	if len(order) == 1 {
+		return ": " + order[0]
+	}
+	parts := make([]string, len(order))
+	for i, n := range order {
+		parts[i] = fmt.Sprintf("%s ×%d", n, count[n])
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -95,3 +95,38 @@ func TestSummaryAt(t *testing.T) {
 		t.Error("a checkpoint that does not exist was summarised")
 	}
 }
+
+// TestReferencesMarkdown: the references table of a real-data summary has
+// the four reference rows, the constant model at accuracy ½ and log-loss
+// ln 2, and names the majority arm of every seed.
+func TestReferencesMarkdown(t *testing.T) {
+	figs, err := Figures(Quick, []string{"real-cems"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := referencesMarkdown(figs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| reference | Held-out accuracy | Held-out log-loss | Held-out Copeland gap |",
+		"| linear BT fitted to all training answers at once (λ = 1) |",
+		"| global ranking of arm identifiers (BT, λ = 1) |",
+		"| majority arm always: ",
+		"| constant model (every pair 50/50) | 0.500 ± 0.000 | 0.693 ± 0.000 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("references lack %q:\n%s", want, md)
+		}
+	}
+	for _, tc := range []struct {
+		notes []string
+		want  string
+	}{
+		{nil, ""}, {[]string{"", ""}, ""}, {[]string{"a", "a"}, ": a"}, {[]string{"a", "b", "a"}, ": a ×2, b ×1"},
+	} {
+		if got := noteSuffix(tc.notes); got != tc.want {
+			t.Errorf("noteSuffix(%q) = %q, want %q", tc.notes, got, tc.want)
+		}
+	}
+}
