@@ -48,20 +48,6 @@ type boolField struct{ field }
 
 func (boolField) IsBoolFlag() bool { return true }
 
-// parse runs fs.Parse and turns failures into usage errors.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	}
-	return nil
-}
-
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -112,6 +98,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := spec.Validate(); err != nil {
 		return usageError{err}
 	}
+	if *out != "" {
+		if err := checkOutFile("out", *out); err != nil {
+			return err
+		}
+	}
 	var err error
 	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
 		return usageError{err}
@@ -124,7 +115,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
 		extraCols = ev.ExtraColumns()
 	}
+	var done []experiments.Checkpoint // kept for a partial CSV if interrupted
 	res, err := experiments.RunProblem(ctx, spec, prob, func(cp experiments.Checkpoint) {
+		done = append(done, cp)
 		if !*quiet && cp.T == 0 { // the learner is built: no setup error can follow
 			p := prob.Pool
 			fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, p.Contexts, spec.T, spec.Seed)
@@ -145,6 +138,14 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	var setup *experiments.SetupError
 	if errors.As(err, &setup) {
 		return usageError{err}
+	}
+	if err != nil && ctx.Err() != nil && *out != "" && len(done) > 0 {
+		// Interrupted: keep the checkpoints computed so far.
+		partial := &experiments.Result{Spec: spec, Checkpoints: done, ExtraColumns: extraCols}
+		if werr := fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, partial) }); werr != nil {
+			return fmt.Errorf("%w; writing the %d checkpoints done to %s: %v", err, len(done), *out, werr)
+		}
+		return fmt.Errorf("interrupted at t = %d of T = %d: the %d checkpoints done (t = 0 … %d) are in %s: %w", done[len(done)-1].T, spec.T, len(done), done[len(done)-1].T, *out, err)
 	}
 	if err != nil {
 		return err

@@ -175,6 +175,9 @@ func (c CEMS) New(seed uint64) (*experiments.Problem, error) {
 	}
 	train := c.Train
 	if train == 0 {
+		if hold >= S {
+			return nil, fmt.Errorf("realdata: cems: %d held-out (holdout) students leave none of the %d for training (contexts): need at least 1 of each and at most %d in all", hold, S, S)
+		}
 		train = S - hold
 	}
 	if hold < 1 || train < 1 || hold+train > S {
