@@ -60,7 +60,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.TextVar(&spec.Problem.Theta, "theta", spec.Problem.Theta, "how θ is drawn: sphere (unit sphere), gaussian (N(0,I)), uniform (U(-1,1)^d)")
 	fs.IntVar(&spec.Problem.Holdout, "holdout", 0, "cems: held-out students (0: 101); shuttle: held-out samples (0: 2000); -contexts is then the training students (cems, 0: the rest) or the pool size (shuttle, 0: 300)")
 	fs.Float64Var(&spec.Problem.Scale, "scale", 0, "shuttle: utility c of the true class, duels are Bradley-Terry on c·1[arm = label] (0: 2)")
-	fs.StringVar(&spec.Problem.Data, "data", "", "cems, shuttle: folder with the layout of experiments/data (cems/, shuttle/) to read instead of the shipped copy")
+	fs.StringVar(&spec.Problem.Data, "data", "", "cems, shuttle: folder with the layout of experiments/realdata/data (cems/, shuttle/) to read instead of the shipped copy")
 	fs.StringVar(&spec.Problem.Pool, "pool", "", "pool: CSV with header context,arm,<features...>[,utility], one row per (context, arm), the same K ≥ 2 arms per context; utility (optional) drives simulated Bradley-Terry answers (format: go doc pool.ReadPool)")
 	fs.StringVar(&spec.Problem.Answers, "answers", "", "pool: CSV of recorded answers context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie), replayed instead of simulating")
 	fs.TextVar(&spec.Problem.Missing, "missing", experiments.MissingRule(""), "pool with -answers: a pair without a recorded answer is answered by a fair coin (coin, the default) or is an error when the problem is built (error)")
