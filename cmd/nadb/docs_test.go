@@ -62,7 +62,7 @@ func expandBraces(p string) []string {
 		return []string{p}
 	}
 	var out []string
-	for _, alt := range strings.Split(p[i+1:j], ",") {
+	for alt := range strings.SplitSeq(p[i+1:j], ",") {
 		out = append(out, p[:i]+alt+p[j+1:])
 	}
 	return out

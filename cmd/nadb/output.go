@@ -4,13 +4,10 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -119,12 +116,3 @@ func invocation(fs *flag.FlagSet, keep func(name string) bool) string {
 	})
 	return b.String()
 }
-
-// exists reports whether path exists.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return !errors.Is(err, fs.ErrNotExist)
-}
-
-// cleanEqual reports whether two paths name the same place lexically.
-func cleanEqual(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }

@@ -37,6 +37,16 @@ var budgets = map[string]string{
 	"nadb verify ": "-only 5b",
 }
 
+// budgetFor returns the budget flags for a command ("" for none).
+func budgetFor(cmd string) string {
+	for prefix, extra := range budgets {
+		if strings.HasPrefix(cmd, prefix) {
+			return extra
+		}
+	}
+	return ""
+}
+
 // readmeCommands returns the commands of the README's sh code blocks, one per
 // line, without comments.
 func readmeCommands(t *testing.T) []string {
@@ -48,7 +58,7 @@ func readmeCommands(t *testing.T) []string {
 	var cmds []string
 	in := false
 	comment := regexp.MustCompile(`\s+#.*$`)
-	for _, line := range strings.Split(string(data), "\n") {
+	for line := range strings.SplitSeq(string(data), "\n") {
 		switch {
 		case strings.HasPrefix(line, "```sh"):
 			in = true
@@ -140,10 +150,8 @@ func TestREADMECommands(t *testing.T) {
 			continue
 		}
 		line := c
-		for prefix, extra := range budgets {
-			if strings.HasPrefix(c, prefix) {
-				line += " " + extra
-			}
+		if extra := budgetFor(c); extra != "" {
+			line += " " + extra
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 		cmd := exec.CommandContext(ctx, "sh", "-c", line)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ func (w *cancelAfter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	for _, line := range strings.Split(w.buf.String(), "\n") {
+	for line := range strings.SplitSeq(w.buf.String(), "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), w.prefix) {
 			w.cancel()
 		}
@@ -290,4 +291,10 @@ func shellSplit(t *testing.T, s string) []string {
 		words = append(words, cur.String())
 	}
 	return words
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
