@@ -128,10 +128,11 @@ func UniversalSigmaMax(T, d int, lambda, L, delta float64) float64 {
 // MonotoneRow is Theorem 1's bound with Σ_max = M·I at one (T, M), against
 // the smallest maximum norm any sequence can have.
 type MonotoneRow struct {
-	T, Dim int
-	M      float64
-	Bound  Bound   // L/√(T·M − τ)
-	Floor  float64 // L/√(λ + T·L²) ≤ max_{‖z‖≤L} ‖z‖_{V_T⁻¹} for every sequence
+	T, Dim              int
+	Lambda, L, Delta, M float64
+	MStar               float64 // UniversalSigmaMax at this T
+	Bound               Bound   // L/√(T·M − τ)
+	Floor               float64 // L/√(λ + T·L²) ≤ max_{‖z‖≤L} ‖z‖_{V_T⁻¹} for every sequence
 	// Universal is M·I beyond UniversalSigmaMax: every sequence violates.
 	Universal bool
 }
@@ -144,7 +145,8 @@ func MonotoneTable(ts []int, ms []float64, d int, lambda, L, delta float64) []Mo
 		floor := L / math.Sqrt(lambda+float64(T)*L*L)
 		for _, m := range ms {
 			b := NewBound(L, float64(T)*m-tau)
-			rows = append(rows, MonotoneRow{T: T, Dim: d, M: m, Bound: b, Floor: floor, Universal: b.Violated(floor)})
+			rows = append(rows, MonotoneRow{T: T, Dim: d, Lambda: lambda, L: L, Delta: delta, M: m, MStar: UniversalSigmaMax(T, d, lambda, L, delta),
+				Bound: b, Floor: floor, Universal: b.Violated(floor)})
 		}
 	}
 	return rows

@@ -59,11 +59,11 @@ func (r *Results) writeRobust(w io.Writer, heading func(key, title string), pre,
 		m0 := r.Monotone[0]
 		heading("monotonicity", "every sequence violates Theorem 1 as stated once Σmax = M·I with M large enough")
 		para("Σmax = M·I is admissible for every M ≥ L² (Σ_s ⪯ L²·I), and a larger Σmax is a weaker hypothesis; yet the bound L/√(T·M − τ), τ = √(8·T·L⁴·log(d/δ)), falls towards 0 as M grows, while every sequence has max_{‖z‖≤L} ‖z‖_{V_T⁻¹} ≥ L/√(λ + T·L²) (V_T ⪯ (λ + T·L²)·I). Beyond M* = (λ + T·L² + τ)/T every sequence with ‖z_s‖ ≤ L violates the statement, with probability 1.")
-		fmt.Fprintf(w, "%sd = %d, λ = L = 1, δ = 0.05:\n", pre, m0.Dim)
+		fmt.Fprintf(w, "%sd = %d, λ = %g, L = %g, δ = %g:\n", pre, m0.Dim, m0.Lambda, m0.L, m0.Delta)
 		last := -1
 		for _, row := range r.Monotone {
 			if row.T != last {
-				fmt.Fprintf(w, "T = %d: M* = %.4g; floor L/√(λ + T·L²) = %.4g\n", row.T, UniversalSigmaMax(row.T, row.Dim, 1, 1, 0.05), row.Floor)
+				fmt.Fprintf(w, "T = %d: M* = %.4g; floor L/√(λ + T·L²) = %.4g\n", row.T, row.MStar, row.Floor)
 				last = row.T
 			}
 			verdict := "not by every sequence"
