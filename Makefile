@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all test fmt-check imports-check vet fix-check unit test-browser test-slurm bench nadb figures figures-quick verify clean-cache clean
+.PHONY: all test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench nadb figures figures-quick verify clean-cache clean
 
 all: test
 
@@ -31,6 +31,10 @@ fix-check:
 
 unit:
 	$(GO) test -count=1 ./...
+
+## test-readme: every command of README.md's shell blocks that is not a paper-scale sweep, run in a temporary clone with small budgets, checking that git status stays clean (minutes; not part of make test)
+test-readme:
+	NADB_README_COMMANDS=1 $(GO) test -count=1 -timeout 90m -run '^TestREADMECommands$$' -v ./cmd/nadb
 
 ## test-browser: the headless Chromium test of the labelling page (installs chromium and chromium-driver when missing; screenshots in bin/label-shots/)
 test-browser:

@@ -44,7 +44,7 @@ func SmallestCounterexample(c Claim, maxDim, maxT int, lambda, L, delta float64)
 			if err != nil {
 				return Counterexample{}, err
 			}
-			lminMax, lminMin := lambdaMin(seq.Hyp.SigmaMax), lambdaMin(seq.Hyp.SigmaMin)
+			eig := seq.Hyp.eigen()
 			tr := NewTracker(d, lambda)
 			for s := range maxT {
 				if best.Found && s+1 >= best.Q.T {
@@ -58,7 +58,7 @@ func SmallestCounterexample(c Claim, maxDim, maxT int, lambda, L, delta float64)
 				// For T ≥ d the least diagonal Σ_max of the prefix is that of
 				// the whole sequence (the warm-up attains every maximum); the
 				// whole sequence's Σ_min is a valid lower bound for a prefix.
-				q := tr.quantitiesFrom(f, seq.Hyp, delta, lminMax, lminMin)
+				q := tr.quantitiesFrom(f, seq.Hyp, delta, eig)
 				if s+1 >= d && q.Violated(c) {
 					best = Counterexample{Found: true, Claim: c, Generator: gen, Seq: seq, Q: q}
 					break

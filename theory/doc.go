@@ -23,7 +23,10 @@
 // Literal is the statement with the generator's least valid Σ_max and the
 // a-priori C_s = L⁴; LiteralRealisedC uses the least admissible C_s, the
 // realised ‖z_s‖⁴; LiteralScalar uses Σ_max = L²·I, valid for every sequence
-// with ‖z‖ ≤ L. Repaired is the corrected statement below. A claim is
+// with ‖z‖ ≤ L; LiteralUnconditional reads Σ_s as the unconditional moment
+// E[z_s z_sᵀ] instead of E[z_s z_sᵀ | F_{s−1}] (the two differ only for rules
+// that are deterministic given the past but random overall, such as greedy
+// over random candidates). Repaired is the corrected statement below. A claim is
 // violated by a sequence when the measured maximum over Z exceeds its bound;
 // CheckTheorem1 counts violations over seeds and calls a claim failed when the
 // violation frequency exceeds δ with 95% confidence (Clopper–Pearson).
@@ -83,6 +86,12 @@
 //     on this choice. Z = {±L·e_j}.
 //   - AdvRandomSubspace: the same warm-up, then ±L·e_J with J uniform on the
 //     first K axes; Σ_s diagonal and exact; least diagonal Σ_max = L²·I.
+//   - SpikeThenConstant (deterministic, d = 1): z_1 = L, then z_s = C·L
+//     (C = 1/√2 in the checks). Σ_1 = L², Σ_s = C²L²; Σ_max = L² (in d = 1
+//     every valid Σ_max is at least Σ_1), Σ_min = C²L². No step vanishes.
+//   - SpikeThenUniform (d = 1): z_1 = L, then z_s i.i.d. uniform on (−L, L).
+//     Σ_s = L²/3 for s ≥ 2 (independent of the past); Σ_max = L²,
+//     Σ_min = L²/3. Continuous, so no reading of degenerate duels applies.
 //   - NeuralSequence: the pairs a registered Neural-ADB learner queries on a
 //     synthetic problem, z_s = φ(c_s, win) − φ(c_s, lose) with
 //     φ = g(·;θ0)/√w as explicit p-vectors (mlp.Features.GradientTo), at the
@@ -107,6 +116,31 @@
 // sequences: violation needs T·m − √(8·T·log 20) > λ + Σ_s z_s² ≥ 1 + m with
 // m = max_s z_s² ≤ 1, first true at T = 28. With the realised C_s the
 // condition becomes T − √(8·ln 20) > 2, first true at T = 7.
+//
+// # Counterexamples that rest on no degenerate sequence
+//
+// The smallest counterexample repeats z = 0, which can be dismissed as an arm
+// dueling itself. Three more cannot (Results.writeRobust, in
+// counterexample.txt and summary.md):
+//
+//   - SpikeThenConstant with C = 1/√2: V_T = (T + 3)/2, and violation needs
+//     T − 3 > 2·√(8·T·ln 20), first true at T = 102 (FirstViolation).
+//   - SpikeThenUniform: V_T ≈ 2 + (T − 1)/3 against G² = T − √(8·T·ln 20);
+//     every one of 1000 sequences violates the statement for T ≥ 100
+//     (ContinuousOptions).
+//   - Monotonicity: Σ_max = M·I is admissible for every M ≥ L², yet the bound
+//     L/√(T·M − τ) tends to 0 as M grows, while every sequence has
+//     max_{‖z‖≤L} ‖z‖_{V_T⁻¹} ≥ L/√(λ + T·L²). Beyond UniversalSigmaMax
+//     (≈ 1.19 at T = 1000, d = 4) every sequence violates the statement
+//     (MonotoneTable). A true statement cannot get stronger as its
+//     hypothesis weakens.
+//
+// The failures of greedy and ε-greedy depend on reading Σ_s as the
+// conditional moment, which the proof's matrix martingale requires: their
+// rule is a function of the past, so Σ_s = z_s z_sᵀ and the least valid
+// Σ_max is L²·I. Read unconditionally, E[z_s z_sᵀ] = (L²/d)·I by rotation
+// invariance, and they satisfy the statement (LiteralUnconditional). The
+// adversaries and the two spike sequences violate it under both readings.
 //
 // # Effective dimension (eq. 9)
 //

@@ -33,14 +33,28 @@ func ExampleTracker() {
 		if b.Defined {
 			v = fmt.Sprintf("%.4f", b.Value)
 		}
-		fmt.Printf("%-18s L/G_T = %-9s violated: %v\n", c, v, q.Violated(c))
+		fmt.Printf("%-21s L/G_T = %-9s violated: %v\n", c, v, q.Violated(c))
 	}
 	// Output:
 	// T = 28, λmin(V_T) = 2, max over Z = 0.7071
-	// literal            L/G_T = 0.6908    violated: true
-	// literal-realised-C L/G_T = 0.2080    violated: true
-	// literal-L2I        L/G_T = 0.6908    violated: true
-	// repaired           L/G_T = undefined violated: false
+	// literal               L/G_T = 0.6908    violated: true
+	// literal-realised-C    L/G_T = 0.2080    violated: true
+	// literal-L2I           L/G_T = 0.6908    violated: true
+	// literal-unconditional L/G_T = 0.6908    violated: true
+	// repaired              L/G_T = undefined violated: false
+}
+
+// A counterexample no degenerate reading explains: z_1 = 1, then z_s = 1/√2
+// for ever (d = 1, λ = L = 1, δ = 0.05) violates Theorem 1 as stated from
+// T = 102 on.
+func ExampleFirstViolation() {
+	ce, err := theory.FirstViolation(theory.SpikeThenConstant{L: 1, C: 0.7071067811865476}, theory.Literal, 0, 1000, 1, 0.05)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("violated from T = %d: max norm %.5f > bound %.5f\n", ce.Q.T, ce.Q.MaxNorm, ce.Q.Bounds[theory.Literal].Value)
+	// Output:
+	// violated from T = 102: max norm 0.13801 > bound 0.13794
 }
 
 // CheckTheorem1 on an i.i.d. sequence and on an adversary that stays in a

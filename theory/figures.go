@@ -16,10 +16,11 @@ var (
 	colEmpirical = color.RGBA{0x00, 0x00, 0x00, 0xff}
 	colBall      = color.RGBA{0x66, 0x66, 0x66, 0xff}
 	claimStyle   = [numClaims]plotfig.Style{
-		Literal:          {Color: color.RGBA{0xD5, 0x5E, 0x00, 0xff}},
-		LiteralRealisedC: {Color: color.RGBA{0xE6, 0x9F, 0x00, 0xff}, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
-		LiteralScalar:    {Color: color.RGBA{0xCC, 0x79, 0xA7, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
-		Repaired:         {Color: color.RGBA{0x00, 0x9E, 0x73, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}, Width: vg.Points(1.4)},
+		Literal:              {Color: color.RGBA{0xD5, 0x5E, 0x00, 0xff}},
+		LiteralRealisedC:     {Color: color.RGBA{0xE6, 0x9F, 0x00, 0xff}, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
+		LiteralScalar:        {Color: color.RGBA{0xCC, 0x79, 0xA7, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
+		LiteralUnconditional: {Color: color.RGBA{0x56, 0xB4, 0xE9, 0xff}, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}},
+		Repaired:             {Color: color.RGBA{0x00, 0x9E, 0x73, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}, Width: vg.Points(1.4)},
 	}
 	generatorColors = []color.RGBA{
 		{0x00, 0x72, 0xB2, 0xff}, {0x56, 0xB4, 0xE9, 0xff}, {0x00, 0x9E, 0x73, 0xff}, {0xE6, 0x9F, 0x00, 0xff},
@@ -30,10 +31,11 @@ var (
 
 // claimLabel is the ASCII legend label of a claim.
 var claimLabel = [numClaims]string{
-	Literal:          "Theorem 1 bound L/G_T (generator's Sigma_max)",
-	LiteralRealisedC: "Theorem 1 bound, realised C_s",
-	LiteralScalar:    "Theorem 1 bound, Sigma_max = L^2 I",
-	Repaired:         "repaired bound (Sigma_min)",
+	Literal:              "Theorem 1 bound L/G_T (generator's Sigma_max)",
+	LiteralRealisedC:     "Theorem 1 bound, realised C_s",
+	LiteralScalar:        "Theorem 1 bound, Sigma_max = L^2 I",
+	LiteralUnconditional: "Theorem 1 bound, unconditional Sigma_s",
+	Repaired:             "repaired bound (Sigma_min)",
 }
 
 type namedFigure struct {
@@ -128,7 +130,8 @@ func violationsFigure(reps []*Theorem1Report) *plotfig.Figure {
 		series = append(series, plotfig.Series{Label: fmt.Sprintf("delta = %g", delta), X: xs, Y: dl, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
 		panels = append(panels, plotfig.Panel{Title: c.String(), XLabel: "T", YLabel: "violation frequency", LogX: true, Series: series})
 	}
-	return &plotfig.Figure{Rows: 2, Cols: 2, Panels: panels}
+	cols := 3
+	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels}
 }
 
 // Log-axis panels keep short y labels: gonum/plot centres the rotated label

@@ -30,6 +30,9 @@ type GeneratorDoc struct {
 	Sigma    string // Σ_s = E[z_s z_sᵀ | F_{s−1}]
 	SigmaMax string // the Σ_max used by the Literal claim, and why it is valid
 	SigmaMin string // the Σ_min used by the Repaired claim
+	// SigmaMaxUnconditional is the Σ_max of the LiteralUnconditional claim
+	// when it differs from SigmaMax ("" otherwise).
+	SigmaMaxUnconditional string
 }
 
 // Generator draws adapted sequences in R^Dim. The sequence may adapt to
@@ -49,6 +52,7 @@ const (
 	streamGreedy
 	streamEpsGreedy
 	streamAdvRandom
+	streamSpikeUniform
 )
 
 // sphere writes r·u into dst, u uniform on the unit sphere of R^len(dst).
@@ -229,11 +233,12 @@ func (g Greedy) Name() string { return "greedy" }
 func (g Greedy) Dim() int     { return g.D }
 func (g Greedy) Doc() GeneratorDoc {
 	return GeneratorDoc{
-		Rule:     fmt.Sprintf("z_s = argmax over %d candidates (i.i.d. uniform on the sphere of radius L, drawn at s = 0) of ‖c‖_{V_{s−1}⁻¹}", g.N),
-		Z:        "sphere of radius L, the candidates' support (maximum L/√λmin(V_T))",
-		Sigma:    "the choice is a function of F_{s−1} (candidates and past), so Σ_s = z_s z_sᵀ (rank one)",
-		SigmaMax: "L²·I: the least valid upper bound, since a candidate lies near any direction u with positive probability and Σ_s = L²·uuᵀ then",
-		SigmaMin: "0 (Σ_s is rank one): the repaired statement is vacuous",
+		Rule:                  fmt.Sprintf("z_s = argmax over %d candidates (i.i.d. uniform on the sphere of radius L, drawn at s = 0) of ‖c‖_{V_{s−1}⁻¹}", g.N),
+		Z:                     "sphere of radius L, the candidates' support (maximum L/√λmin(V_T))",
+		Sigma:                 "the choice is a function of F_{s−1} (candidates and past), so Σ_s = z_s z_sᵀ (rank one)",
+		SigmaMax:              "L²·I: the least valid upper bound, since a candidate lies near any direction u with positive probability and Σ_s = L²·uuᵀ then",
+		SigmaMin:              "0 (Σ_s is rank one): the repaired statement is vacuous",
+		SigmaMaxUnconditional: "(L²/d)·I: the candidates' law and V_0 = λI are rotation invariant and the rule commutes with rotations, so E[z_s z_sᵀ] = (L²/d)·I exactly",
 	}
 }
 
@@ -257,7 +262,7 @@ func (g Greedy) Generate(seed uint64, T int, lambda float64) (*Sequence, error) 
 		st.add(row)
 	}
 	return &Sequence{Z: z, Sigma: func(s int) *mat.SymDense { return outer(z.RawRowView(s - 1)) },
-		Hyp: Hypotheses{L: g.L, SigmaMax: scaledIdentity(g.D, g.L*g.L), Support: Ball{R: g.L}}}, nil
+		Hyp: Hypotheses{L: g.L, SigmaMax: scaledIdentity(g.D, g.L*g.L), SigmaMaxUnconditional: scaledIdentity(g.D, g.L*g.L/float64(g.D)), Support: Ball{R: g.L}}}, nil
 }
 
 // EpsGreedy is Greedy with exploration: with probability Eps, z_s is a fresh
@@ -272,11 +277,12 @@ func (g EpsGreedy) Name() string { return "eps-greedy" }
 func (g EpsGreedy) Dim() int     { return g.D }
 func (g EpsGreedy) Doc() GeneratorDoc {
 	return GeneratorDoc{
-		Rule:     fmt.Sprintf("with probability %g a fresh uniform point of the sphere of radius L, else the greedy choice g_s among %d candidates", g.Eps, g.N),
-		Z:        "sphere of radius L (maximum L/√λmin(V_T))",
-		Sigma:    "Σ_s = ε(L²/d)·I + (1−ε)·g_s g_sᵀ, g_s the greedy candidate given F_{s−1}",
-		SigmaMax: "(ε/d + 1 − ε)·L²·I, the least valid upper bound (g_s can point anywhere)",
-		SigmaMin: "ε(L²/d)·I",
+		Rule:                  fmt.Sprintf("with probability %g a fresh uniform point of the sphere of radius L, else the greedy choice g_s among %d candidates", g.Eps, g.N),
+		Z:                     "sphere of radius L (maximum L/√λmin(V_T))",
+		Sigma:                 "Σ_s = ε(L²/d)·I + (1−ε)·g_s g_sᵀ, g_s the greedy candidate given F_{s−1}",
+		SigmaMax:              "(ε/d + 1 − ε)·L²·I, the least valid upper bound (g_s can point anywhere)",
+		SigmaMin:              "ε(L²/d)·I",
+		SigmaMaxUnconditional: "(L²/d)·I: rotation invariance as for greedy, and the fresh draws are isotropic",
 	}
 }
 
@@ -315,10 +321,11 @@ func (g EpsGreedy) Generate(seed uint64, T int, lambda float64) (*Sequence, erro
 		return m
 	}
 	return &Sequence{Z: z, Sigma: sigma, Hyp: Hypotheses{
-		L:        g.L,
-		SigmaMax: scaledIdentity(g.D, (g.Eps/float64(g.D)+1-g.Eps)*g.L*g.L),
-		SigmaMin: scaledIdentity(g.D, iso),
-		Support:  Ball{R: g.L},
+		L:                     g.L,
+		SigmaMax:              scaledIdentity(g.D, (g.Eps/float64(g.D)+1-g.Eps)*g.L*g.L),
+		SigmaMin:              scaledIdentity(g.D, iso),
+		SigmaMaxUnconditional: scaledIdentity(g.D, g.L*g.L/float64(g.D)),
+		Support:               Ball{R: g.L},
 	}}, nil
 }
 

@@ -31,8 +31,10 @@ type Theorem1Options struct {
 
 // SyntheticGenerators returns the synthetic generators in dimension d with
 // ‖z‖ ≤ L: i.i.d. isotropic, i.i.d. anisotropic (axis ratio 0.7), greedy and
-// ε-greedy (ε = 0.5) over 8d candidates, and the adversaries staying in a
-// 0- and a 1-dimensional subspace and a random d/2-dimensional one.
+// ε-greedy (ε = 0.5) over 8d candidates, the adversaries staying in a
+// 0- and a 1-dimensional subspace and a random d/2-dimensional one, and the
+// two sequences in d = 1 that start with z_1 = L and then never vanish
+// (L/√2 throughout, or i.i.d. uniform on (−L, L)).
 func SyntheticGenerators(d int, L float64) []Generator {
 	return []Generator{
 		IIDIsotropic{D: d, L: L},
@@ -42,6 +44,8 @@ func SyntheticGenerators(d int, L float64) []Generator {
 		AdvSubspace{D: d, K: 0, L: L},
 		AdvSubspace{D: d, K: 1, L: L},
 		AdvRandomSubspace{D: d, K: max(1, d/2), L: L},
+		SpikeThenConstant{L: L, C: 1 / math.Sqrt2},
+		SpikeThenUniform{L: L},
 	}
 }
 
@@ -248,7 +252,7 @@ func runSequence(gen Generator, seed uint64, opts Theorem1Options) ([]Quantities
 	if err != nil {
 		return nil, err
 	}
-	lminMax, lminMin := lambdaMin(seq.Hyp.SigmaMax), lambdaMin(seq.Hyp.SigmaMin)
+	eig := seq.Hyp.eigen()
 	tr := NewTracker(gen.Dim(), opts.Lambda)
 	out := make([]Quantities, 0, len(opts.T))
 	next := 0
@@ -264,7 +268,7 @@ func runSequence(gen Generator, seed uint64, opts Theorem1Options) ([]Quantities
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, tr.quantitiesFrom(f, seq.Hyp, opts.Delta, lminMax, lminMin))
+		out = append(out, tr.quantitiesFrom(f, seq.Hyp, opts.Delta, eig))
 		next++
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/neural-adb/nadb/experiments"
 )
@@ -29,6 +30,14 @@ type Results struct {
 	// Counterexamples holds the smallest counterexample to every claim
 	// (Found is false for the repaired statement unless it fails).
 	Counterexamples []Counterexample
+	// NonDegenerate is the first violation of Theorem 1 as stated by
+	// SpikeThenConstant{L: 1, C: 1/√2}, a sequence that never vanishes.
+	NonDegenerate Counterexample
+	// Continuous is the Monte Carlo of SpikeThenUniform (z_1 = 1, then
+	// i.i.d. uniform on (−1, 1)) at the horizons ContinuousT.
+	Continuous *Theorem1Report
+	// Monotone is the bound with Σ_max = M·I (MonotoneTable).
+	Monotone []MonotoneRow
 	// Paper is d̃ and the finite-Z Theorem 1 check at the paper's scale.
 	Paper *PaperScaleReport
 	// Kappa tabulates κ_μ of the synthetic problems at the paper's scale.
@@ -40,6 +49,25 @@ const (
 	counterMaxDim = 3
 	counterMaxT   = 200
 )
+
+// The robust counterexamples: horizons of the continuous random sequence, and
+// the horizons and scales M of the monotonicity table (in d = 4, the
+// dimension of the synthetic check).
+var (
+	ContinuousT = []int{25, 50, 75, 100, 200, 500, 1000}
+	MonotoneT   = []int{100, 1000, 10000}
+	MonotoneM   = []float64{1, 1.5, 2, 10, 100}
+)
+
+// ContinuousOptions is the Monte Carlo of SpikeThenUniform: λ = L = 1,
+// δ = 0.05, 1000 sequences (200 when quick).
+func ContinuousOptions(quick bool) Theorem1Options {
+	o := Theorem1Options{Generators: []Generator{SpikeThenUniform{L: 1}}, T: ContinuousT, Seeds: 1000, Lambda: 1, Delta: 0.05, Level: 0.95, SlopePoints: 3}
+	if quick {
+		o.Seeds = 200
+	}
+	return o
+}
 
 // Run performs every check: Theorem 1 on the synthetic generators and on
 // Neural-ADB's sequences, the smallest counterexamples, the paper-scale
@@ -75,6 +103,16 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		}
 		r.Counterexamples = append(r.Counterexamples, ce)
 	}
+	if r.NonDegenerate, err = FirstViolation(SpikeThenConstant{L: 1, C: 1 / math.Sqrt2}, Literal, 0, 1000, so.Lambda, so.Delta); err != nil {
+		return nil, err
+	}
+	co := ContinuousOptions(opts.Quick)
+	co.Workers = opts.Workers
+	logf("theory: continuous random counterexample, %d seeds, T ≤ %d", co.Seeds, co.T[len(co.T)-1])
+	if r.Continuous, err = CheckTheorem1(ctx, co); err != nil {
+		return nil, err
+	}
+	r.Monotone = MonotoneTable(MonotoneT, MonotoneM, 4, so.Lambda, 1, so.Delta)
 
 	po := DefaultPaperScaleOptions(opts.Quick)
 	po.Workers = opts.Workers

@@ -25,6 +25,12 @@ const (
 	// LiteralScalar is Literal with Σ_max = L²·I, an upper bound valid for
 	// every sequence with ‖z_s‖ ≤ L.
 	LiteralScalar
+	// LiteralUnconditional is Literal with Σ_s read as the unconditional
+	// moment E[z_s z_sᵀ] (no conditioning on the past) and Σ_max the least
+	// upper bound of those (Hypotheses.SigmaMaxUnconditional). It differs
+	// from Literal only for rules that are deterministic given the past but
+	// random overall, such as greedy and ε-greedy over random candidates.
+	LiteralUnconditional
 	// Repaired is the corrected statement with a lower bound Σ_s ⪰ Σ_min:
 	// G_T² = λ + T·λ_min(Σ_min) − √(8·T·L⁴·log(d/δ)).
 	Repaired
@@ -32,9 +38,9 @@ const (
 )
 
 // Claims lists every claim in table order.
-var Claims = []Claim{Literal, LiteralRealisedC, LiteralScalar, Repaired}
+var Claims = []Claim{Literal, LiteralRealisedC, LiteralScalar, LiteralUnconditional, Repaired}
 
-var claimNames = [numClaims]string{"literal", "literal-realised-C", "literal-L2I", "repaired"}
+var claimNames = [numClaims]string{"literal", "literal-realised-C", "literal-L2I", "literal-unconditional", "repaired"}
 
 func (c Claim) String() string {
 	if c < 0 || c >= numClaims {
@@ -52,6 +58,8 @@ func (c Claim) Describe() string {
 		return "Theorem 1 as stated with the realised C_s = ‖z_s‖⁴ (the least admissible C_s)"
 	case LiteralScalar:
 		return "Theorem 1 as stated with Σmax = L²·I (valid for every sequence with ‖z‖ ≤ L)"
+	case LiteralUnconditional:
+		return "Theorem 1 as stated with Σ_s read as the unconditional moment E[z_s z_sᵀ] and Σmax its least upper bound"
 	case Repaired:
 		return "repaired: G² = λ + T·λmin(Σmin) − √(8·T·L⁴·log(d/δ)), Σmin a lower bound on E[zzᵀ|F]"
 	}
@@ -59,12 +67,28 @@ func (c Claim) Describe() string {
 }
 
 // Hypotheses are the constants Theorem 1 assumes for a sequence: ‖z‖ ≤ L on
-// Z, Σ_s ⪯ SigmaMax, and (for the repaired statement) Σ_s ⪰ SigmaMin.
+// Z, Σ_s ⪯ SigmaMax, and (for the repaired statement) Σ_s ⪰ SigmaMin, with
+// Σ_s = E[z_s z_sᵀ | F_{s−1}]. SigmaMaxUnconditional bounds the unconditional
+// moments E[z_s z_sᵀ] instead (nil: the same as SigmaMax, as for i.i.d. and
+// deterministic sequences).
 type Hypotheses struct {
-	L        float64
-	SigmaMax *mat.SymDense
-	SigmaMin *mat.SymDense // nil means 0
-	Support  Support
+	L                     float64
+	SigmaMax              *mat.SymDense
+	SigmaMin              *mat.SymDense // nil means 0
+	SigmaMaxUnconditional *mat.SymDense // nil means SigmaMax
+	Support               Support
+}
+
+// hypEigen holds the least eigenvalues of a Hypotheses' bounds.
+type hypEigen struct{ max, min, maxUncond float64 }
+
+func (h Hypotheses) eigen() hypEigen {
+	e := hypEigen{max: lambdaMin(h.SigmaMax), min: lambdaMin(h.SigmaMin)}
+	e.maxUncond = e.max
+	if h.SigmaMaxUnconditional != nil {
+		e.maxUncond = lambdaMin(h.SigmaMaxUnconditional)
+	}
+	return e
 }
 
 // Tracker accumulates V_T = λI + Σ_{s≤T} z_s z_sᵀ and the sums Theorem 1 needs
@@ -139,8 +163,9 @@ type Quantities struct {
 	// SumC is Σ_s ‖z_s‖⁴ (realised C_s); SumCAPriori is T·L⁴.
 	SumC, SumCAPriori float64
 	// LambdaMinSigmaMax and LambdaMinSigmaMin are λ_min of the hypotheses'
-	// bounds (0 for a nil Σ_min).
-	LambdaMinSigmaMax, LambdaMinSigmaMin float64
+	// bounds (0 for a nil Σ_min), LambdaMinSigmaMaxU that of the bound on the
+	// unconditional moments.
+	LambdaMinSigmaMax, LambdaMinSigmaMin, LambdaMinSigmaMaxU float64
 	// Bounds holds L/G_T for every Claim.
 	Bounds [numClaims]Bound
 }
@@ -173,11 +198,11 @@ func (t *Tracker) Quantities(h Hypotheses, delta float64) (Quantities, error) {
 	if err != nil {
 		return Quantities{}, err
 	}
-	return t.quantitiesFrom(f, h, delta, lambdaMin(h.SigmaMax), lambdaMin(h.SigmaMin)), nil
+	return t.quantitiesFrom(f, h, delta, h.eigen()), nil
 }
 
 // quantitiesFrom fills Quantities from precomputed forms and eigenvalues.
-func (t *Tracker) quantitiesFrom(f *VForms, h Hypotheses, delta, lminMax, lminMin float64) Quantities {
+func (t *Tracker) quantitiesFrom(f *VForms, h Hypotheses, delta float64, e hypEigen) Quantities {
 	d := t.Dim()
 	T := float64(t.T)
 	L := h.L
@@ -189,11 +214,13 @@ func (t *Tracker) quantitiesFrom(f *VForms, h Hypotheses, delta, lminMax, lminMi
 		MaxNorm:     h.Support.MaxNorm(f),
 		MaxNormBall: L / math.Sqrt(f.LambdaMin),
 		SumC:        t.SumC, SumCAPriori: T * L4,
-		LambdaMinSigmaMax: lminMax, LambdaMinSigmaMin: lminMin,
+		LambdaMinSigmaMax: e.max, LambdaMinSigmaMin: e.min, LambdaMinSigmaMaxU: e.maxUncond,
 	}
-	q.Bounds[Literal] = NewBound(L, T*lminMax-math.Sqrt(8*q.SumCAPriori*logTerm))
-	q.Bounds[LiteralRealisedC] = NewBound(L, T*lminMax-math.Sqrt(8*q.SumC*logTerm))
-	q.Bounds[LiteralScalar] = NewBound(L, T*L*L-math.Sqrt(8*q.SumCAPriori*logTerm))
-	q.Bounds[Repaired] = NewBound(L, t.Lambda+T*lminMin-math.Sqrt(8*q.SumCAPriori*logTerm))
+	tau := math.Sqrt(8 * q.SumCAPriori * logTerm)
+	q.Bounds[Literal] = NewBound(L, T*e.max-tau)
+	q.Bounds[LiteralRealisedC] = NewBound(L, T*e.max-math.Sqrt(8*q.SumC*logTerm))
+	q.Bounds[LiteralScalar] = NewBound(L, T*L*L-tau)
+	q.Bounds[LiteralUnconditional] = NewBound(L, T*e.maxUncond-tau)
+	q.Bounds[Repaired] = NewBound(L, t.Lambda+T*e.min-tau)
 	return q
 }

@@ -170,6 +170,7 @@ func (r *Results) writeCounterexamples(w io.Writer) error {
 		fmt.Fprintf(w, "[%s] %s\n", ce.Claim, ce.Claim.Describe())
 		fmt.Fprintln(w, ce.String())
 	}
+	r.writeRobust(w, func(key, title string) { fmt.Fprintf(w, "\n[%s] %s\n", key, title) }, "", "")
 	return nil
 }
 
@@ -224,17 +225,23 @@ func (r *Results) WriteMarkdown(w io.Writer) error {
 	for _, c := range Claims {
 		fmt.Fprintf(&b, "- `%s`: %s\n", c, c.Describe())
 	}
-	b.WriteString("\n## How each generator's quantities are obtained\n\n| generator | rule | Z | Σ_s | Σmax (literal) | Σmin (repaired) |\n|---|---|---|---|---|---|\n")
+	b.WriteString("\n## How each generator's quantities are obtained\n\n| generator | rule | Z | Σ_s | Σmax (literal) | Σmax (unconditional reading) | Σmin (repaired) |\n|---|---|---|---|---|---|---|\n")
 	for _, rep := range r.reports() {
 		for _, g := range rep.Generators {
 			d := g.Doc
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", g.Name, d.Rule, d.Z, d.Sigma, d.SigmaMax, d.SigmaMin)
+			unc := d.SigmaMaxUnconditional
+			if unc == "" {
+				unc = "as literal"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", g.Name, d.Rule, d.Z, d.Sigma, d.SigmaMax, unc, d.SigmaMin)
 		}
 	}
 	b.WriteString("\n## Smallest counterexamples\n\n")
 	for _, ce := range r.Counterexamples {
 		fmt.Fprintf(&b, "`%s`:\n\n```\n%s\n```\n\n", ce.Claim, ce.String())
 	}
+	b.WriteString("## Counterexamples that rest on no degenerate sequence\n\n")
+	r.writeRobust(&b, func(key, title string) { fmt.Fprintf(&b, "### %s (`%s`)\n\n", title, key) }, "```\n", "```\n\n")
 	if p := r.Paper; p != nil {
 		o := p.Options
 		fmt.Fprintf(&b, "## Paper scale: %s, d = %d, K = %d, %d contexts, width %d (p = %d), κ/λ = %g, %d seeds\n\n",

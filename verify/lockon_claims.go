@@ -52,33 +52,38 @@ func beats(id, claim, source string, pairs [][2]string, metrics, problems []stri
 					}
 				}
 			}
-			rej, kept, _, mde := family(cmps)
-			out := Outcome{Verdict: DoesNotHold, Result: strings.Join(parts, "; ") + ". " + summary(rej, kept, len(cmps))}
-			if len(kept) == 0 {
-				out.Verdict = Holds
-			}
-			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", mde)
+			f := family(cmps)
+			out := Outcome{Verdict: allSignificant(f.adj), Result: fmt.Sprintf("%s (n = %d seeds). %s", strings.Join(parts, "; "), sc.Seeds, f.summary())}
+			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
 			return out, nil
 		},
 	}
 }
 
+// repairSeeds is the number of seeds the claims about the repaired context
+// rule are decided with at the paper's scale: 10 seeds (the figures') gave a
+// Square mean-gap improvement that 30 seeds did not confirm
+// (figures/lockon/main.md against figures/lockon/seeds30/main.md).
+var repairSeeds = map[string]int{"paper": 30}
+
 // lockOnRepairClaims are the claims of the lock-on study (package experiments/lockon).
 func lockOnRepairClaims() []Claim {
 	gaps := []string{"worst_gap", "mean_gap"}
 	probs := []string{"square", "sine"}
+	c8b := beats("8b", "Our repaired context rule (Thompson-sampled contexts, neural-adb-tsctx-ucb) beats uniformly random contexts on both worst and mean gap, on Square and Sine (the lock-on study's bar)",
+		"ours (lock-on study, experiments/lockon; figures/lockon/seeds30)",
+		[][2]string{{"neural-adb-tsctx-ucb", "neural-adb-ucb-randctx"}}, gaps, probs)
+	c8b.Seeds = repairSeeds
+	c8c := beats("8c", "The repaired rule neural-adb-tsctx-ucb lowers the pool mean gap against uniformly random contexts on Square and Sine",
+		"ours (lock-on study, experiments/lockon; figures/lockon/seeds30)",
+		[][2]string{{"neural-adb-tsctx-ucb", "neural-adb-ucb-randctx"}}, []string{"mean_gap"}, probs)
+	c8c.Seeds = repairSeeds
 	return []Claim{
-		expect(beats("8a", "Neural-ADB's context rule beats uniformly random context choice with the same arm rule (which, per the paper's footnote, suffers a constant gap)",
+		record(beats("8a", "Neural-ADB's context rule beats uniformly random context choice with the same arm rule (which, per the paper's footnote, suffers a constant gap)",
 			"Section 3.2, footnote to eq. (3)",
 			[][2]string{{"neural-adb-ucb", "neural-adb-ucb-randctx"}, {"neural-adb-ts", "neural-adb-ts-randctx"}}, gaps, probs),
-			both(DoesNotHold), "the reverse holds: lock-on leaves the pool mostly unqueried, and random contexts reach mean gap ≈ 0.11 on Square against ≈ 7 (figures/lockon)"),
-		expect(beats("8b", "Our repaired context rule (Thompson-sampled contexts, neural-adb-tsctx-ucb) beats uniformly random contexts on both worst and mean gap, on Square and Sine (the lock-on study's bar)",
-			"ours (lock-on study, issue 7)",
-			[][2]string{{"neural-adb-tsctx-ucb", "neural-adb-ucb-randctx"}}, gaps, probs),
-			both(DoesNotHold), "no repair clears the bar: the worst-gap improvements (3.21 vs 3.62, 2.22 vs 2.37) are within what 10 seeds can resolve"),
-		expect(beats("8c", "The repaired rule neural-adb-tsctx-ucb lowers the pool mean gap against uniformly random contexts on Square and Sine",
-			"ours (lock-on study, issue 7)",
-			[][2]string{{"neural-adb-tsctx-ucb", "neural-adb-ucb-randctx"}}, []string{"mean_gap"}, probs),
-			map[string]Verdict{"reduced": DoesNotHold, "paper": Holds}, "at paper scale the calibrated posterior's context choice lowers the mean gap (0.090 vs 0.114 and 0.267 vs 0.316); at reduced scale the effect is not resolved"),
+			both(DoesNotHold), "the reverse holds: lock-on leaves the pool mostly unqueried, and random contexts reach mean gap ≈ 0.11 on Square against ≈ 7 (figures/lockon/main.md); claim 0a guards that the random-context learner does learn"),
+		record(c8b, both(DoesNotHold), "no repair clears the bar: at 30 seeds the worst gap is not significantly lower on either problem (Square 3.7 vs 4.24, Sine 2.17 vs 2.35; figures/lockon/seeds30/main.md)"),
+		record(c8c, both(DoesNotHold), "at 30 seeds (figures/lockon/seeds30/main.md) the mean gap is lower on Sine (0.265 vs 0.319, one-sided p = 2e-5) but not on Square (0.105 vs 0.205, p = 0.16): the 10-seed Square difference (0.090 vs 0.114, figures/lockon/main.md) did not replicate; at reduced scale (10 seeds) neither is resolved"),
 	}
 }

@@ -47,17 +47,18 @@ func rateClaim(id, algo, name, metric, mname string) Claim {
 				b, _ := stats.Slope(x, y, 0.95)
 				slopes = append(slopes, b)
 			}
-			slopes = slices.DeleteFunc(slopes, math.IsNaN)
+			// A seed without a slope (fewer than three positive values) leaves
+			// the claim undecided rather than being dropped.
 			m, h := stats.MeanCI(slopes, 0.95)
-			out := Outcome{Verdict: DoesNotHold}
-			if m+h < 0 {
-				out.Verdict = Holds
-			}
+			out := Outcome{Verdict: below(m, h, 0)}
 			rel := "excludes"
 			if m-h <= -0.5 && -0.5 <= m+h {
 				rel = "contains"
 			}
 			out.Result = fmt.Sprintf("log–log slope %.3f ± %.3f (n = %d seeds; the interval %s −0.5)", m, h, len(slopes), rel)
+			if n := countNaN(slopes); n > 0 {
+				out.Result += fmt.Sprintf("; %d seeds have fewer than 3 positive checkpoints, so no slope", n)
+			}
 			_, sd := stat.MeanStdDev(slopes, nil)
 			out.Power = fmt.Sprintf("detects a mean slope of %.3f below 0 at 80%% power", stats.PairedMDE(len(slopes), sd, alpha, 0.8))
 			return out, nil
@@ -71,11 +72,18 @@ type comparison struct {
 	a, b  []float64
 }
 
-// family runs the one-sided paired t-tests of cmps, Holm-corrects them, and
-// returns the labels that reject at level alpha, the others with their
-// adjusted p-values, the largest adjusted p, and the median detectable
-// difference at 80% power (Bonferroni level, a conservative stand-in for Holm).
-func family(cmps []comparison) (rejected []string, kept []string, worstP float64, mde float64) {
+// familyResult is a claim's family of one-sided paired t-tests.
+type familyResult struct {
+	adj      []float64 // Holm-adjusted p-values, in the order of the comparisons
+	rejected []string  // labels that reject at level alpha
+	kept     []string  // the others, with their adjusted p-values
+	mde      float64   // median detectable difference at 80% power (Bonferroni level)
+}
+
+// family runs the one-sided paired t-tests of cmps and Holm-corrects them.
+// The detectable difference uses the Bonferroni level, a conservative
+// stand-in for Holm's.
+func family(cmps []comparison) familyResult {
 	p := make([]float64, len(cmps))
 	var sds []float64
 	for i, c := range cmps {
@@ -87,28 +95,44 @@ func family(cmps []comparison) (rejected []string, kept []string, worstP float64
 		_, sd := stat.MeanStdDev(d, nil)
 		sds = append(sds, sd)
 	}
-	adj := stats.Holm(p)
+	var f familyResult
+	f.adj = stats.Holm(p)
 	for i, c := range cmps {
-		if adj[i] < alpha {
-			rejected = append(rejected, c.label)
+		if f.adj[i] < alpha {
+			f.rejected = append(f.rejected, c.label)
 		} else {
-			kept = append(kept, fmt.Sprintf("%s (adj. %s)", c.label, pvalue(adj[i])))
+			f.kept = append(f.kept, fmt.Sprintf("%s (adj. %s)", c.label, pvalue(f.adj[i])))
 		}
-		worstP = math.Max(worstP, adj[i])
 	}
 	slices.Sort(sds)
+	f.mde = math.NaN()
 	if len(sds) > 0 {
-		mde = stats.PairedMDE(len(cmps[0].a), sds[len(sds)/2], alpha/float64(len(cmps)), 0.8)
+		f.mde = stats.PairedMDE(len(cmps[0].a), sds[len(sds)/2], alpha/float64(len(cmps)), 0.8)
 	}
-	return rejected, kept, worstP, mde
+	return f
 }
 
-func summary(rejected, kept []string, total int) string {
-	s := fmt.Sprintf("%d of %d Holm-corrected one-sided paired t-tests significant at 5%%", len(rejected), total)
-	if len(kept) > 0 {
-		s += "; not significant: " + strings.Join(kept, ", ")
+// summary states how many tests of the family are significant.
+func (f familyResult) summary() string {
+	s := fmt.Sprintf("%d of %d Holm-corrected one-sided paired t-tests significant at 5%%", len(f.rejected), len(f.adj))
+	if len(f.kept) > 0 {
+		s += "; not significant: " + strings.Join(f.kept, ", ")
+	}
+	if n := countNaN(f.adj); n > 0 {
+		s += fmt.Sprintf(" (%d tests could not be computed: undecided)", n)
 	}
 	return s
+}
+
+// countNaN counts the NaN values of x.
+func countNaN(x []float64) int {
+	n := 0
+	for _, v := range x {
+		if math.IsNaN(v) {
+			n++
+		}
+	}
+	return n
 }
 
 // comparisonRuns are the runs of Figure 1: every algorithm of the paper's
@@ -147,12 +171,9 @@ func lowestWorstGap() Claim {
 					cmps = append(cmps, comparison{o + "/" + p, ucb, v})
 				}
 			}
-			rej, kept, _, mde := family(cmps)
-			out := Outcome{Verdict: DoesNotHold, Result: summary(rej, kept, len(cmps))}
-			if len(kept) == 0 {
-				out.Verdict = Holds
-			}
-			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", mde)
+			f := family(cmps)
+			out := Outcome{Verdict: allSignificant(f.adj), Result: f.summary()}
+			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
 			return out, nil
 		},
 	}
@@ -189,12 +210,9 @@ func beatsBaselines(id, metric, mname string) Claim {
 					}
 				}
 			}
-			rej, kept, _, mde := family(cmps)
-			out := Outcome{Verdict: DoesNotHold, Result: summary(rej, kept, len(cmps))}
-			if len(kept) == 0 {
-				out.Verdict = Holds
-			}
-			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", mde)
+			f := family(cmps)
+			out := Outcome{Verdict: allSignificant(f.adj), Result: f.summary()}
+			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
 			return out, nil
 		},
 	}
@@ -242,14 +260,10 @@ func trendClaim(id, axis string) Claim {
 				}
 			}
 			adj := stats.Holm(p)
-			out := Outcome{Verdict: Holds}
 			for i := range adj {
 				parts[i] += " (adj. " + pvalue(adj[i]) + ")"
-				if adj[i] >= alpha {
-					out.Verdict = DoesNotHold
-				}
 			}
-			out.Result = strings.Join(parts, "; ")
+			out := Outcome{Verdict: allSignificant(adj), Result: strings.Join(parts, "; ")}
 			return out, nil
 		},
 	}
@@ -285,10 +299,7 @@ func networkClaim(id, axis string) Claim {
 			for i, v := range grid {
 				means = append(means, fmt.Sprintf("%d: %.3g", v, a.GroupMeans[i]))
 			}
-			out := Outcome{Verdict: DoesNotHold}
-			if a.P < alpha {
-				out.Verdict = Holds
-			}
+			out := Outcome{Verdict: significant(a.P)}
 			out.Result = fmt.Sprintf("F(%d, %d) = %.2f, %s, η² = %.2f; means %s", a.DFb, a.DFw, a.F, pvalue(a.P), a.EtaSquared, strings.Join(means, ", "))
 			return out, nil
 		},
@@ -330,11 +341,8 @@ func lockOnClaim() Claim {
 					parts = append(parts, fmt.Sprintf("%s/%s %.1f ± %.1f vs %.1f", strings.TrimPrefix(a, "neural-adb-"), p, m1, h1, m2))
 				}
 			}
-			rej, _, _, _ := family(cmps)
-			out := Outcome{Verdict: Holds, Result: fmt.Sprintf("distinct contexts of %d: %s; %d of %d fewer-than-random tests significant", sc.Problem.Contexts, strings.Join(parts, "; "), len(rej), len(cmps))}
-			if len(rej) > 0 {
-				out.Verdict = DoesNotHold
-			}
+			f := family(cmps)
+			out := Outcome{Verdict: noneSignificant(f.adj), Result: fmt.Sprintf("distinct contexts of %d: %s; %d of %d fewer-than-random tests significant", sc.Problem.Contexts, strings.Join(parts, "; "), len(f.rejected), len(cmps))}
 			return out, nil
 		},
 	}

@@ -13,9 +13,9 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 		scale = rows[0].Scale
 	}
 	fmt.Fprintf(w, "# Claims of the paper, tested (%s scale)\n\n", scale)
-	fmt.Fprintln(w, "Every verdict below was computed from fresh runs (or their cache) by `nadb verify`; the expected verdict is the one recorded in the claims table in `verify/table.go`, with its justification.")
+	fmt.Fprintln(w, "Every verdict below was computed from fresh runs (or their cache) by `nadb verify`. The last column is the verdict recorded in the claims table (`verify/table.go`) from earlier runs, with its explanation: a regression guard, not a preregistration (it was written after the runs; `nadb verify` and `go test ./verify` fail when a computed verdict differs from it). A claim is *undecided* when a statistic its test needs is not a number. Claims 0a and 0b are sanity guards: they fail if the learners the other claims are about do not learn.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| id | claim | source | statistic | result | verdict | expected |")
+	fmt.Fprintln(w, "| id | claim | source | statistic | result | verdict | recorded verdict (regression guard) |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		res := r.Result
@@ -27,9 +27,9 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 		}
 		mark := ""
 		if !r.Agrees() {
-			mark = " (differs from expected)"
+			mark = " (differs from the recorded verdict)"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s. %s | %s | **%s**%s | %s: %s |\n", r.ID, esc(r.Claim.Claim), esc(r.Source), esc(r.Claim.Statistic), esc(r.Test), esc(res), r.Verdict, mark, r.Expected[r.Scale], esc(r.Why))
+		fmt.Fprintf(w, "| %s | %s | %s | %s. %s | %s | **%s**%s | %s: %s |\n", r.ID, esc(r.Claim.Claim), esc(r.Source), esc(r.Claim.Statistic), esc(r.Test), esc(res), r.Verdict, mark, r.Recorded[r.Scale], esc(r.Why))
 	}
 	return nil
 }

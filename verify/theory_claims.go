@@ -17,37 +17,15 @@ func theorem1(id string, c theory.Claim) Claim {
 	claim := Claim{
 		ID:     id,
 		Source: "Theorem 1 (Section 3.3) and its proof (Appendix A)",
-		Statistic: "per generator and horizon T, the frequency over seeds of max_{z∈Z}‖z‖_{V_T⁻¹} > L/G_T (d = 4, L = λ = 1, δ = 0.05, " +
-			"T = 8 … 4096 reduced / 16384 paper); generators respect ‖z‖ ≤ L and Σ_min ⪯ Σ_s ⪯ Σ_max",
+		Statistic: "per generator and horizon T, the frequency over seeds of max_{z∈Z}‖z‖_{V_T⁻¹} > L/G_T (d = 4, and d = 1 for the two sequences z_1 = 1 then z_s = 1/√2 or z_s i.i.d. uniform on (−1, 1); L = λ = 1, δ = 0.05, " +
+			"T = 8 … 4096 reduced / 16384 paper); generators respect ‖z‖ ≤ L and Σ_min ⪯ Σ_s ⪯ Σ_max with Σ_s = E[z_s z_sᵀ | F_{s−1}]",
 		Test: "a generator violates the statement when some violation frequency exceeds δ with 95% Clopper–Pearson confidence; the claim holds if no generator does",
 		Evaluate: func(ctx context.Context, sc Scale, _ Results) (Outcome, error) {
 			rep, err := theory.CheckTheorem1(ctx, theory.DefaultTheorem1Options(sc.Name != "paper"))
 			if err != nil {
 				return Outcome{}, err
 			}
-			out := Outcome{Verdict: Holds}
-			var fails, vacuous []string
-			for _, g := range rep.Generators {
-				cs, ok := rep.Verdict(g.Name, c)
-				if !ok {
-					return Outcome{}, fmt.Errorf("no %v verdict for generator %s", c, g.Name)
-				}
-				switch cs.Verdict {
-				case theory.Fails:
-					out.Verdict = DoesNotHold
-					fails = append(fails, fmt.Sprintf("%s (from T = %d, worst frequency %.2f)", g.Name, cs.FirstFailT, cs.WorstFreq))
-				case theory.Vacuous:
-					vacuous = append(vacuous, g.Name)
-				}
-			}
-			out.Result = fmt.Sprintf("violated by %d of %d generators", len(fails), len(rep.Generators))
-			if len(fails) > 0 {
-				out.Result += ": " + strings.Join(fails, "; ")
-			}
-			if len(vacuous) > 0 {
-				out.Result += "; vacuous (bound undefined throughout) for " + strings.Join(vacuous, ", ")
-			}
-			return out, nil
+			return theorem1Outcome(rep, c)
 		},
 	}
 	if stated {
@@ -58,14 +36,101 @@ func theorem1(id string, c theory.Claim) Claim {
 	return claim
 }
 
+// theorem1Outcome decides claim c of Theorem 1 from a Monte Carlo report: it
+// does not hold if some generator violates it, holds otherwise; undecided if
+// some maximum norm or λ_min(V_T) of the report is not a number (a violation
+// count cannot see a NaN norm).
+func theorem1Outcome(rep *theory.Theorem1Report, c theory.Claim) (Outcome, error) {
+	for _, p := range rep.Points {
+		if anyNaN(p.MaxNorm, p.LambdaMinV) {
+			return Outcome{Verdict: Undecided, Result: fmt.Sprintf("%s at T = %d: max norm %v, λ_min(V_T) %v are not numbers", p.Generator, p.T, p.MaxNorm, p.LambdaMinV)}, nil
+		}
+	}
+	out := Outcome{Verdict: Holds}
+	var fails, vacuous []string
+	for _, g := range rep.Generators {
+		cs, ok := rep.Verdict(g.Name, c)
+		if !ok {
+			return Outcome{}, fmt.Errorf("no %v verdict for generator %s", c, g.Name)
+		}
+		switch cs.Verdict {
+		case theory.Fails:
+			out.Verdict = DoesNotHold
+			fails = append(fails, fmt.Sprintf("%s (from T = %d, worst frequency %.2f)", g.Name, cs.FirstFailT, cs.WorstFreq))
+		case theory.Vacuous:
+			vacuous = append(vacuous, g.Name)
+		}
+	}
+	out.Result = fmt.Sprintf("violated by %d of %d generators", len(fails), len(rep.Generators))
+	if len(fails) > 0 {
+		out.Result += ": " + strings.Join(fails, "; ")
+	}
+	if len(vacuous) > 0 {
+		out.Result += "; vacuous (bound undefined throughout) for " + strings.Join(vacuous, ", ")
+	}
+	if c == theory.Literal {
+		var conditional []string
+		for _, g := range rep.Generators {
+			lit, _ := rep.Verdict(g.Name, theory.Literal)
+			unc, _ := rep.Verdict(g.Name, theory.LiteralUnconditional)
+			if lit.Verdict == theory.Fails && unc.Verdict != theory.Fails {
+				conditional = append(conditional, g.Name)
+			}
+		}
+		if len(conditional) > 0 {
+			out.Result += "; the failures of " + strings.Join(conditional, " and ") + " depend on reading Σ_s as the conditional moment: with the unconditional E[z_s z_sᵀ] they hold"
+		}
+	}
+	return out, nil
+}
+
+// dTildeBound is the slope of log d̃ on log T that claim 6 tests against: the
+// rate Õ(√(d̃/T)) of Theorems 2 and 3 needs d̃ = õ(√T), a slope below 1/2.
+const dTildeBound = 0.5
+
+// The recorded verdicts of claim 6. At the paper's scale random contexts give
+// a slope of 0.495 ± 0.105 (figures/theory/summary.md): the interval reaches
+// past 1/2, so the claim is not established there.
+var (
+	effectiveDimensionRecorded = map[string]Verdict{"reduced": DoesNotHold, "paper": DoesNotHold}
+	effectiveDimensionWhy      = "d̃ of the queried sequences grows like T^0.06 as written (few contexts) but like T^0.50 with random contexts, whose interval (0.495 ± 0.105 at paper scale, figures/theory/summary.md) does not lie below 1/2: d̃ = õ(√T) is not shown"
+)
+
+// effectiveDimensionOutcome decides claim 6 from the slopes of d̃: it holds
+// if every learner's interval lies below dTildeBound; undecided if a slope is
+// missing or not a number.
+func effectiveDimensionOutcome(rep *theory.PaperScaleReport, seeds int) Outcome {
+	out := Outcome{Verdict: Holds}
+	var parts []string
+	for _, s := range rep.Summaries {
+		sl := s.DTildeSlope
+		v := Undecided
+		if sl.OK {
+			v = below(sl.Value, sl.Half, dTildeBound)
+		}
+		switch {
+		case v == Undecided:
+			out.Verdict = Undecided
+		case v == DoesNotHold && out.Verdict == Holds:
+			out.Verdict = DoesNotHold
+		}
+		parts = append(parts, fmt.Sprintf("%s: slope of d̃ %s, of √(d̃/T) %s", s.Algorithm, sl, s.RateSlope))
+	}
+	if len(rep.Summaries) == 0 {
+		out.Verdict = Undecided
+	}
+	out.Result = strings.Join(parts, "; ") + fmt.Sprintf(" (p = %d, %d seeds)", rep.P, seeds)
+	return out
+}
+
 // effectiveDimension: d̃ of eq. (9) grows sub-linearly in T.
 func effectiveDimension() Claim {
 	return Claim{
 		ID:        "6",
-		Claim:     "The effective dimension d̃ (eq. 9) grows sub-linearly in T, so that the rate Õ(√(d̃/T)) decreases",
+		Claim:     "The effective dimension d̃ (eq. 9) grows like õ(√T), so that the rate Õ(√(d̃/T)) of Theorems 2 and 3 decreases",
 		Source:    "Section 3.3 (eq. 9) and the discussion after Theorems 2–3",
 		Statistic: "d̃ = log det((κ/λ)𝕍 + I) computed exactly along Neural-ADB's runs (as written and with random contexts), log–log slope in T over the largest checkpoints with 95% interval",
-		Test:      "holds if the slope's interval lies below 1 for both context rules",
+		Test:      "holds if the slope's interval lies below 1/2 for both context rules",
 		Evaluate: func(ctx context.Context, sc Scale, _ Results) (Outcome, error) {
 			opts := theory.DefaultPaperScaleOptions(false)
 			if sc.Name != "paper" {
@@ -78,17 +143,7 @@ func effectiveDimension() Claim {
 			if err != nil {
 				return Outcome{}, err
 			}
-			out := Outcome{Verdict: Holds}
-			var parts []string
-			for _, s := range rep.Summaries {
-				sl := s.DTildeSlope
-				if !sl.OK || sl.Value+sl.Half >= 1 {
-					out.Verdict = DoesNotHold
-				}
-				parts = append(parts, fmt.Sprintf("%s: slope of d̃ %s, of √(d̃/T) %s", s.Algorithm, sl, s.RateSlope))
-			}
-			out.Result = strings.Join(parts, "; ") + fmt.Sprintf(" (p = %d, %d seeds)", rep.P, opts.Seeds)
-			return out, nil
+			return effectiveDimensionOutcome(rep, opts.Seeds), nil
 		},
 	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // TestClaims evaluates every claim at the reduced scale and fails for each
-// claim whose computed verdict differs from the expected one. With
+// claim whose computed verdict differs from the recorded one (an undecided
+// verdict never agrees). With
 // NADB_CLAIMS_OUT=FILE it also writes the Markdown table there (the
 // paper-scale table is made by make verify into figures/claims.md).
 func TestClaims(t *testing.T) {
@@ -34,13 +35,13 @@ func TestClaims(t *testing.T) {
 		}
 		t.Logf("claim %s: %s — %s", r.ID, r.Verdict, r.Result)
 		if !r.Agrees() {
-			t.Errorf("claim %s (%s): computed %q, expected %q (%s)\n  %s", r.ID, r.Claim.Claim, r.Verdict, r.Expected[r.Scale], r.Why, r.Result)
+			t.Errorf("claim %s (%s): computed %q, recorded %q (%s)\n  %s", r.ID, r.Claim.Claim, r.Verdict, r.Recorded[r.Scale], r.Why, r.Result)
 		}
 	}
 }
 
 // TestTableIsComplete checks that every claim states its source, statistic,
-// test, expected verdicts for both scales and a justification.
+// test, recorded verdicts for both scales and an explanation.
 func TestTableIsComplete(t *testing.T) {
 	seen := map[string]bool{}
 	for _, c := range Table() {
@@ -52,8 +53,8 @@ func TestTableIsComplete(t *testing.T) {
 			t.Errorf("claim %s is incomplete: %+v", c.ID, c)
 		}
 		for _, sc := range []string{"reduced", "paper"} {
-			if v := c.Expected[sc]; v != Holds && v != DoesNotHold {
-				t.Errorf("claim %s: expected verdict at %s scale is %q", c.ID, sc, v)
+			if v := c.Recorded[sc]; v != Holds && v != DoesNotHold {
+				t.Errorf("claim %s: recorded verdict at %s scale is %q", c.ID, sc, v)
 			}
 		}
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -21,7 +23,7 @@ func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
 	shard := fs.String("shard", "", "run only shard i/n of the sweep (1 ≤ i ≤ n), e.g. one task of a job array; plots nothing")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results")
-	out := fs.String("out", "figures", "directory the figures are written to")
+	out := fs.String("out", "", "directory the figures are written to (default figures, the committed paper-scale results; required with -quick, which refuses to overwrite paper-scale figures)")
 	list := fs.Bool("list", false, "list the figures and their run counts, run nothing")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: nadb figures [flags]
@@ -57,6 +59,23 @@ flags:`)
 	if err != nil {
 		return usageError{fmt.Errorf("-only: %w", err)}
 	}
+	if *out == "" && !*list && sh.N <= 1 {
+		if sc.Name != sweep.Paper.Name {
+			return usageError{fmt.Errorf("-out: a %s-scale sweep needs a directory of its own (figures/ holds the paper-scale results), e.g. -out figures/quick", sc.Name)}
+		}
+		*out = "figures"
+	}
+	if err := checkOutDir("cache", *cacheDir); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := checkOutDir("out", *out); err != nil {
+			return err
+		}
+		if err := guardPaperFigures(*out, sc, figs); err != nil {
+			return err
+		}
+	}
 	var jobs []sweep.Job
 	for _, f := range figs {
 		jobs = append(jobs, f.Jobs()...)
@@ -74,7 +93,7 @@ flags:`)
 	err = sw.Execute(ctx, jobs)
 	prog.finish()
 	if err != nil {
-		return err
+		return prog.interrupted(ctx, err, *cacheDir)
 	}
 	fmt.Fprintf(stderr, "sweep finished in %s\n", time.Since(start).Round(time.Second))
 	if sh.N > 1 {
@@ -95,14 +114,63 @@ flags:`)
 	return nil
 }
 
+// guardPaperFigures refuses, for a sweep that is not at paper scale, an
+// output directory holding any of the figures as made at paper scale
+// (recognised by their manifest: the paper's seeds, and every run with the
+// paper's T and the paper-scale run's configuration; not by cache keys, which
+// change with experiments.CacheVersion).
+func guardPaperFigures(out string, sc sweep.Scale, figs []sweep.Figure) error {
+	if sc.Name == sweep.Paper.Name {
+		return nil
+	}
+	ids := make([]string, len(figs))
+	for i, f := range figs {
+		ids[i] = f.ID
+	}
+	paper, err := sweep.Figures(sweep.Paper, ids)
+	if err != nil {
+		return err
+	}
+	for _, f := range paper {
+		path := filepath.Join(out, f.Dir, f.ID+".manifest.json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		var man sweep.Manifest
+		if json.Unmarshal(data, &man) != nil {
+			continue
+		}
+		jobs := f.Jobs()
+		same := man.Seeds == f.Seeds && len(man.Runs) == len(jobs)
+		for i := 0; same && i < len(jobs); i++ {
+			same = man.Runs[i].Spec.T == jobs[i].Spec.T && man.Runs[i].Spec.Problem == jobs[i].Spec.Problem && man.Runs[i].Spec.Algorithm == jobs[i].Spec.Algorithm
+		}
+		if same {
+			return refusePaperOverwrite("out", path, sc.Name)
+		}
+	}
+	return nil
+}
+
 // progress shows a live bar on a terminal and one line per finished run
 // otherwise.
 type progress struct {
-	w     io.Writer
-	tty   bool
-	scale string
-	start time.Time
-	runs  int // runs actually executed (not cached)
+	w           io.Writer
+	tty         bool
+	scale       string
+	start       time.Time
+	runs        int // runs actually executed (not cached)
+	done, total int // of the last event
+}
+
+// interrupted turns the error of an interrupted sweep into one that says
+// what is kept and that rerunning resumes; other errors pass unchanged.
+func (p *progress) interrupted(ctx context.Context, err error, cacheDir string) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return fmt.Errorf("interrupted: %d of %d runs are finished and cached in %s; run the same command again to resume from there: %w", p.done, p.total, cacheDir, err)
 }
 
 func newProgress(w io.Writer, scale string) *progress {
@@ -116,6 +184,7 @@ func newProgress(w io.Writer, scale string) *progress {
 }
 
 func (p *progress) event(ev sweep.Event) {
+	p.done, p.total = ev.Done, ev.Total
 	if !ev.Cached {
 		p.runs++
 	}

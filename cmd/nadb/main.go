@@ -17,6 +17,15 @@
 //	nadb data cems -out DIR  the shipped CEMSChoice data as pool, answers and display files
 //
 // Run "nadb <command> -h" for the flags of a command.
+//
+// Only paper-scale runs write into figures/ by default (the committed
+// results); a run at another scale prints its results or writes them where
+// -out says, and refuses to overwrite a paper-scale result.
+//
+// Exit status: 0 success, 1 a failure of the computation (or computed
+// verdicts that differ from the recorded ones), 2 bad command-line input,
+// 3 an internal error (a bug: a panic, reported without a stack trace unless
+// NADB_TRACEBACK=1), 130 interrupted (SIGINT; what was finished is kept).
 package main
 
 import (
@@ -27,26 +36,52 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 // usageError marks errors caused by bad command-line input (exit status 2).
 type usageError struct{ error }
 
+// Exit statuses.
+const (
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInternal    = 3
+	exitInterrupted = 130
+)
+
 func main() {
+	os.Exit(mainStatus(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// mainStatus runs the command line and returns the exit status; a panic
+// becomes status 3 with a one-line message.
+func mainStatus(args []string, stdout, stderr io.Writer) (status int) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "nadb: internal error: %v\nThis is a bug in nadb, not a problem with the input; please report it with the command line (NADB_TRACEBACK=1 prints the stack).\n", v)
+			if os.Getenv("NADB_TRACEBACK") == "1" {
+				stderr.Write(debug.Stack())
+			}
+			status = exitInternal
+		}
+	}()
+	err := run(ctx, stdout, stderr, args)
 	var ue usageError
 	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintln(os.Stderr, "nadb:", err)
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "nadb:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "nadb:", err)
+		return exitUsage
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "nadb:", err)
+		return exitInterrupted
 	}
+	fmt.Fprintln(stderr, "nadb:", err)
+	return exitFailure
 }
 
 var commands = []struct {

@@ -50,20 +50,6 @@ type boolField struct{ field }
 
 func (boolField) IsBoolFlag() bool { return true }
 
-// parse runs fs.Parse and turns failures into usage errors.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	}
-	return nil
-}
-
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -77,7 +63,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.TextVar(&spec.Problem.Theta, "theta", spec.Problem.Theta, "how θ is drawn: sphere (unit sphere), gaussian (N(0,I)), uniform (U(-1,1)^d)")
 	fs.Float64Var(&spec.Problem.Holdout, "holdout", 0, "pool, cems, shuttle: contexts held out of the learner's pool to score its model on (held-out columns test_*, and reference rows after the table): a fraction in (0, 1) or a count ≥ 1, drawn by -seed; 0: none (pool), 101 students (cems), 2000 samples (shuttle); -contexts is then the training students (cems, 0: the rest) or the pool size (shuttle, 0: 300)")
 	fs.Float64Var(&spec.Problem.Scale, "scale", 0, "shuttle: utility c of the true class, duels are Bradley-Terry on c·1[arm = label] (0: 2)")
-	fs.StringVar(&spec.Problem.Data, "data", "", "cems, shuttle: folder with the layout of experiments/data (cems/, shuttle/) to read instead of the shipped copy")
+	fs.StringVar(&spec.Problem.Data, "data", "", "cems, shuttle: folder with the layout of experiments/realdata/data (cems/, shuttle/) to read instead of the shipped copy")
 	fs.StringVar(&spec.Problem.Pool, "pool", "", "pool: CSV with header context,arm,<features...>[,utility], one row per (context, arm), the same K ≥ 2 arms per context; utility (optional) drives simulated Bradley-Terry answers (format: go doc pool.ReadPool)")
 	fs.StringVar(&spec.Problem.Answers, "answers", "", "pool: CSV of recorded answers context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie), replayed instead of simulating")
 	fs.TextVar(&spec.Problem.Missing, "missing", experiments.MissingRule(""), "pool with -answers, cems: a pair without a recorded answer is never offered to the learner (mask, the default), is offered and answered by a fair coin counted in unrecorded_share (coin), or is an error when the problem is built (error)")
@@ -115,6 +101,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := spec.Validate(); err != nil {
 		return usageError{flagError(err)}
 	}
+	if *out != "" {
+		if err := checkOutFile("out", *out); err != nil {
+			return err
+		}
+	}
 	var err error
 	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
 		return usageError{flagError(err)}
@@ -127,7 +118,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
 		extraCols = ev.ExtraColumns()
 	}
+	var done []experiments.Checkpoint // kept for a partial CSV if interrupted
 	res, err := experiments.RunProblem(ctx, spec, prob, func(cp experiments.Checkpoint) {
+		done = append(done, cp)
 		if !*quiet && cp.T == 0 { // the learner is built: no setup error can follow
 			p := prob.Pool
 			fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, p.Contexts, spec.T, spec.Seed)
@@ -148,6 +141,14 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	var setup *experiments.SetupError
 	if errors.As(err, &setup) {
 		return usageError{err}
+	}
+	if err != nil && ctx.Err() != nil && *out != "" && len(done) > 0 {
+		// Interrupted: keep the checkpoints computed so far.
+		partial := &experiments.Result{Spec: spec, Checkpoints: done, ExtraColumns: extraCols}
+		if werr := fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, partial) }); werr != nil {
+			return fmt.Errorf("%w; writing the %d checkpoints done to %s: %v", err, len(done), *out, werr)
+		}
+		return fmt.Errorf("interrupted at t = %d of T = %d: the %d checkpoints done (t = 0 … %d) are in %s: %w", done[len(done)-1].T, spec.T, len(done), done[len(done)-1].T, *out, err)
 	}
 	if err != nil {
 		return err

@@ -14,23 +14,24 @@ import (
 
 // RunRecord is one run in a figure's manifest.
 type RunRecord struct {
-	Key         string           `json:"key"`
-	Spec        experiments.Spec `json:"spec"`
-	WallSeconds float64          `json:"wall_s"`
+	Key  string           `json:"key"`
+	Spec experiments.Spec `json:"spec"`
 }
 
-// Manifest describes how a figure was made.
+// Manifest describes how a figure was made: what was run and with which
+// toolchain, nothing that changes from one run to the next. Wall times stay
+// in the cache (Cache.Load), so that re-rendering identical results rewrites
+// identical manifests.
 type Manifest struct {
-	ID        string            `json:"id"`
-	Caption   string            `json:"caption"`
-	Paper     string            `json:"paper"`
-	Seeds     int               `json:"seeds"`
-	Go        string            `json:"go"`
-	GOAMD64   string            `json:"goamd64"`
-	Modules   map[string]string `json:"modules"`
-	CacheVer  int               `json:"cache_version"`
-	Runs      []RunRecord       `json:"runs"`
-	TotalWall float64           `json:"total_wall_s"`
+	ID       string            `json:"id"`
+	Caption  string            `json:"caption"`
+	Paper    string            `json:"paper"`
+	Seeds    int               `json:"seeds"`
+	Go       string            `json:"go"`
+	GOAMD64  string            `json:"goamd64"`
+	Modules  map[string]string `json:"modules"`
+	CacheVer int               `json:"cache_version"`
+	Runs     []RunRecord       `json:"runs"`
 }
 
 // Render writes dir/Dir/ID.{png,svg,pdf} (PDF when its labels are ASCII), the
@@ -54,14 +55,7 @@ func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	paths = append(paths, base+".csv")
 	man := Manifest{ID: f.ID, Caption: f.Caption, Paper: f.Paper, Seeds: f.Seeds, Go: runtime.Version(), GOAMD64: goamd64(), Modules: modules(), CacheVer: experiments.CacheVersion}
 	for _, j := range f.Jobs() {
-		rec := RunRecord{Key: j.Spec.Key(), Spec: j.Spec}
-		if c != nil {
-			if _, wall, ok, err := c.Load(j.Spec); err == nil && ok {
-				rec.WallSeconds = wall
-			}
-		}
-		man.TotalWall += rec.WallSeconds
-		man.Runs = append(man.Runs, rec)
+		man.Runs = append(man.Runs, RunRecord{Key: j.Spec.Key(), Spec: j.Spec})
 	}
 	data, err := json.MarshalIndent(man, "", " ")
 	if err != nil {

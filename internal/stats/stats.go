@@ -74,18 +74,28 @@ func PairedTLess(a, b []float64) PairedT {
 }
 
 // Holm returns Holm–Bonferroni adjusted p-values (same order as p): reject
-// hypothesis i at family-wise level α when adjusted[i] ≤ α.
+// hypothesis i at family-wise level α when adjusted[i] ≤ α. A NaN p-value (a
+// test that could not be computed) stays NaN, so that a caller cannot mistake
+// it for a decision, and counts as p = 1 for the others: their adjustment
+// still uses the full family size m, which keeps them valid.
 func Holm(p []float64) []float64 {
 	m := len(p)
 	idx := make([]int, m)
 	for i := range idx {
 		idx[i] = i
 	}
+	// NaN sorts last, after every p ≤ 1.
+	key := func(i int) float64 {
+		if math.IsNaN(p[i]) {
+			return math.Inf(1)
+		}
+		return p[i]
+	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		switch {
-		case p[a] < p[b]:
+		case key(a) < key(b):
 			return -1
-		case p[a] > p[b]:
+		case key(a) > key(b):
 			return 1
 		}
 		return 0
@@ -93,6 +103,10 @@ func Holm(p []float64) []float64 {
 	adj := make([]float64, m)
 	running := 0.0
 	for k, i := range idx {
+		if math.IsNaN(p[i]) {
+			adj[i] = math.NaN()
+			continue
+		}
 		v := math.Min(1, float64(m-k)*p[i])
 		running = math.Max(running, v)
 		adj[i] = running

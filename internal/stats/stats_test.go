@@ -44,6 +44,26 @@ func TestHolm(t *testing.T) {
 	}
 }
 
+// TestHolmNaN: a test that could not be computed stays undecided (NaN) and
+// does not poison the others, which keep the adjustment for the whole family.
+func TestHolmNaN(t *testing.T) {
+	for _, tc := range []struct {
+		p, want []float64
+	}{
+		{[]float64{math.NaN(), 0.01}, []float64{math.NaN(), 0.02}},
+		{[]float64{0.01, math.NaN(), 0.04, 0.03}, []float64{0.04, math.NaN(), 0.09, 0.09}},
+		{[]float64{math.NaN(), math.NaN()}, []float64{math.NaN(), math.NaN()}},
+	} {
+		got := Holm(tc.p)
+		for i := range got {
+			if math.IsNaN(tc.want[i]) != math.IsNaN(got[i]) || (!math.IsNaN(got[i]) && math.Abs(got[i]-tc.want[i]) > 1e-12) {
+				t.Errorf("Holm(%v) = %v, want %v", tc.p, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
 func TestSlope(t *testing.T) {
 	x := []float64{0, 1, 2, 3, 4}
 	y := []float64{1, 2.9, 5.1, 7, 9}
