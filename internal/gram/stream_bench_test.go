@@ -125,16 +125,16 @@ func BenchmarkStreamParts(b *testing.B) {
 		}
 		cpuMS(b, start)
 	})
-	z := make([]float64, rows*t)
+	w := make([]float64, t*rows)
 	b.Run("solve", func(b *testing.B) {
 		start := cpuTime()
 		for b.Loop() {
 			for x := range rows {
 				for s, u := range p.s.ups {
-					z[x*t+s] = u.psiOf(kx[x*nr : (x+1)*nr])
+					w[s*rows+x] = u.psiOf(kx[x*nr : (x+1)*nr])
 				}
 			}
-			forwardRows(z, rows, t, p.s.l, p.s.ld)
+			forwardCols(w, t, rows, p.s.l, p.s.ld)
 		}
 		cpuMS(b, start)
 	})
