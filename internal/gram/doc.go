@@ -73,14 +73,14 @@
 // Costs, with κ the cost of one kernel entry and |refs| ≤ 2t the committed
 // rows named by updates: Add O(t² + |refs|·κ); a fresh row O(t²/2 + |refs|·κ);
 // Refresh O(t³/3 + t·|refs|·κ). Memory is L (t² values), r̃ of the fresh rows
-// (fresh rows × t) and the blocks; the kernel keeps the features of the
-// committed rows and a gathered copy of those in refs. Nothing grows with
-// (rows ever committed) × t.
+// (fresh rows × t, and a row-major copy once FreshR is called) and the
+// blocks; the kernel keeps the features of the committed rows and a gathered
+// copy of those in refs. Nothing grows with (rows ever committed) × t.
 //
 // Fresh rows are solved on first use in a round, in batches of contexts: the
 // first context a rule asks for alone (a rule may read only that one), later
 // ones together with the contexts not computed yet that follow them
-// (doubling, from a batch of a few hundred rows), and SolveAll every context
+// (doubling, from a batch of about a hundred rows), and SolveAll every context
 // at once. The b_x of a batch are the columns of a t × m matrix, solved by
 // blocks of rows of L: the update of a block by all the rows solved before
 // it is a matrix product (package gemm), which reads each part of L once per

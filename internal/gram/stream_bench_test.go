@@ -76,8 +76,9 @@ func heapMB() float64 {
 }
 
 // BenchmarkStreamRound is the confidence work of one round at t = 1,000
-// updates: every fresh block (all contexts solved in one batch), and one
-// context's block alone. retained-MB is the live heap of the whole state
+// updates: every fresh block (all: SolveAll; each: asked for context by
+// context, as the max-norm context rule does), and one context's block
+// alone. retained-MB is the live heap of the whole state
 // (committed features and gathered columns, L, r̃ of the fresh rows, blocks)
 // after the round.
 func BenchmarkStreamRound(b *testing.B) {
@@ -95,6 +96,17 @@ func BenchmarkStreamRound(b *testing.B) {
 			}
 			cpuMS(b, start)
 			b.ReportMetric(heapMB()-before, "retained-MB")
+		})
+		b.Run(fmt.Sprintf("t=%d/M=%d/each", t, m), func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				p.s.SetFresh(m)
+				for c := range m {
+					p.s.MaxPair(c)
+				}
+			}
+			cpuMS(b, start)
 		})
 		b.Run(fmt.Sprintf("t=%d/M=%d/one", t, m), func(b *testing.B) {
 			b.ReportAllocs()

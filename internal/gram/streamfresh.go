@@ -12,7 +12,7 @@ import (
 // committed rows are computed kernelRows rows at a time, so that the scratch
 // (kernelRows × len(refs)) stays in cache while it is read.
 const (
-	freshChunk = 256
+	freshChunk = 128
 	kernelRows = 48
 )
 
@@ -31,12 +31,12 @@ func (s *Stream) invalidate() {
 	s.rowsOK = false
 }
 
-// resize returns x with length n, reallocated with room for growth by half
-// when its capacity is short: the storage of the round grows with t, by a
-// little every update.
+// resize returns x with length n, reallocated with room for growth by a
+// quarter when its capacity is short: the storage of the round grows with t,
+// by a little every update.
 func resize(x []float64, n int) []float64 {
 	if cap(x) < n {
-		return make([]float64, n, n+n/2)
+		return make([]float64, n, n+n/4)
 	}
 	return x[:n]
 }
