@@ -60,7 +60,10 @@
 // against the committed rows the same way: per tile of rows × gathered
 // columns, one product per signal matrix, then the closed form element-wise,
 // so an entry does not depend on the other rows or columns of the call
-// either (TestStreamKernelBits).
+// either (TestStreamKernelBits). At a mirrored θ0 every hidden signal is two
+// equal (δ: opposite) halves; when all rows of both feature sets are (checked
+// exactly as the signals are computed), StreamKernel takes those inner
+// products over the first halves and doubles them, almost halving its work.
 //
 // Shape mismatches and invalid arguments are programmer errors and panic.
 package mlp

@@ -10,31 +10,68 @@ import (
 )
 
 // crossReference is K(row i of f, row j of g) with every inner product one
-// math.FMA chain in increasing index and the layer terms combined as
-// documented for StreamKernel.rowsTo: the bits that rowsTo must give.
+// math.FMA chain in increasing index (over the first half of the hidden
+// signals, doubled, when both sets have mirrored halves) and the layer terms
+// combined as documented for StreamKernel.rowsTo: the bits that rowsTo must
+// give.
 func crossReference(f *Features, i int, g *Features, j int) float64 {
 	a := f.Arch
+	halves := f.halves && g.halves
 	dot := func(m int) float64 {
 		x, w := f.signal(m)
 		y, _ := g.signal(m)
+		n, two := w, 1.0
+		if halves && m > 0 {
+			n, two = w/2, 2
+		}
 		var s float64
-		for p := range w {
+		for p := range n {
 			s = math.FMA(x[i*w+p], y[j*w+p], s)
 		}
-		return s
+		return two * s
 	}
-	s := dot(2 * a.Depth)
+	bias := 0.0
 	if a.Bias {
-		s++
+		bias = 1
 	}
+	s := dot(2*a.Depth) + bias
 	for l := range a.Depth {
-		dd, hh := dot(2*l+1), dot(2*l)
-		if a.Bias {
-			hh++
-		}
-		s += dd * hh
+		s += dot(2*l+1) * (dot(2*l) + bias)
 	}
 	return s * f.Scale
+}
+
+// TestMirroredHalves checks that the signals of a network at a mirrored θ0
+// are recognised as mirrored (so the kernel takes the half products) and
+// those of other initialisations or of a trained network are not.
+func TestMirroredHalves(t *testing.T) {
+	for _, tc := range growArchs {
+		g := newGrowCase(t, tc.a, tc.init, 20, 7)
+		want := tc.init == InitMirrored
+		if g.committed.halves != want || g.fresh.halves != want {
+			t.Errorf("%+v/%s: halves = %v (appended), %v (fresh), want %v", tc.a, tc.init, g.committed.halves, g.fresh.halves, want)
+		}
+	}
+	a := Arch{In: 4, Width: 8, Depth: 2}
+	net := NewNet(a)
+	rng := rand.New(rand.NewPCG(1, 2))
+	if err := net.Initialize(InitMirrored, 1, rng); err != nil {
+		t.Fatal(err)
+	}
+	x := randRows(rng, 6, a.In)
+	theta := append([]float64(nil), net.Theta...)
+	theta[a.In*a.Width-1] += 0.5 // one weight of the second half of W_1
+	moved := net.Clone()
+	moved.SetTheta(theta)
+	f := NewEmptyFeatures(a, 1)
+	f.Append(net, x)
+	if !f.halves {
+		t.Fatal("features at the mirrored θ0 not recognised")
+	}
+	f.Append(moved, x)
+	if f.halves {
+		t.Fatal("rows of a network off its mirrored θ0 appended, features still marked mirrored")
+	}
 }
 
 // TestStreamKernelBits requires CrossTo and CommittedTo to give exactly the

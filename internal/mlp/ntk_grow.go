@@ -13,7 +13,7 @@ func NewEmptyFeatures(a Arch, scale float64) *Features {
 	if err := a.Validate(); err != nil {
 		panic(err)
 	}
-	return &Features{Arch: a, Scale: scale, b: NewBatch(a, 0)}
+	return &Features{Arch: a, Scale: scale, b: NewBatch(a, 0), halves: a.Width%2 == 0}
 }
 
 // Append computes the signals of the rows of x (rows × In) with the network n
@@ -42,6 +42,31 @@ func (f *Features) Append(n *Net, x []float64) {
 	f.b.Out = append(f.b.Out, g.b.Out...)
 	f.b.Rows += rows
 	f.rows += rows
+	f.halves = f.halves && g.halves
+}
+
+// mirroredHalves reports whether every row of b has the hidden signals of a
+// network at a mirrored θ0 (InitMirrored: W_1 = [A; A], W_l = diag(B, B),
+// v = [u; −u]): h_l = [r; r] and δ_l = [e; −e] for every hidden layer l, the
+// two halves equal (opposite) as numbers. The inner product of two such
+// signals is then exactly twice the inner product of their first halves.
+func mirroredHalves(a Arch, b *Batch) bool {
+	if a.Width%2 != 0 {
+		return false
+	}
+	w, h := a.Width, a.Width/2
+	for r := range b.Rows {
+		for l := range a.Depth {
+			hr := b.H[l+1][r*w : (r+1)*w]
+			dr := b.D[l][r*w : (r+1)*w]
+			for p := range h {
+				if hr[p] != hr[p+h] || dr[p] != -dr[p+h] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // signal returns signal matrix m of the rows and its number of columns, in
@@ -150,7 +175,7 @@ func (k *StreamKernel) CommittedTo(dst []float64, rows, cols []int) {
 		}
 		k.sel[m] = s
 	}
-	k.rowsTo(dst, len(rows), func(m int) []float64 { return k.sel[m] }, cols)
+	k.rowsTo(dst, len(rows), func(m int) []float64 { return k.sel[m] }, cols, f.halves)
 }
 
 // CrossTo writes K(fresh row x0+a, committed row cols[b]) into
@@ -159,7 +184,7 @@ func (k *StreamKernel) CrossTo(dst []float64, x0, x1 int, cols []int) {
 	k.rowsTo(dst, x1-x0, func(m int) []float64 {
 		x, w := k.fresh.signal(m)
 		return x[x0*w : x1*w]
-	}, cols)
+	}, cols, k.committed.halves && k.fresh.halves)
 }
 
 // FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b].
