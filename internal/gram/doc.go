@@ -71,17 +71,28 @@
 // Refresh does for r̃.
 //
 // Costs, with κ the cost of one kernel entry and |refs| ≤ 2t the committed
-// rows named by updates: Add O(t² + |refs|·κ); a fresh row O(t²/2 + |refs|·κ),
-// paid lazily per context on first use in a round (SolveAll batches every
-// context, which keeps each panel of L in cache for many rows); Refresh
-// O(t³/3 + t·|refs|·κ). Memory is L (t² values), r̃ of the fresh rows
-// (fresh rows × t) and the blocks; the kernel keeps the features of the
-// committed rows and a gathered copy of those in refs. Nothing grows with
-// (rows ever committed) × t.
+// rows named by updates: Add O(t² + |refs|·κ); a fresh row O(t²/2 + |refs|·κ);
+// Refresh O(t³/3 + t·|refs|·κ). Memory is L (t² values), r̃ of the fresh rows
+// (fresh rows × t, and a row-major copy once FreshR is called) and the
+// blocks; the kernel keeps the features of the committed rows and a gathered
+// copy of those in refs. Nothing grows with (rows ever committed) × t.
 //
-// Each fresh row goes through the same operations in the same order whether
-// its context is solved alone, with others or by SolveAll, so a block does not
-// depend on the order in which a rule asks for blocks.
+// Fresh rows are solved on first use in a round, in batches of contexts: the
+// first context a rule asks for alone (a rule may read only that one), later
+// ones together with the contexts not computed yet that follow them
+// (doubling, from a batch of about a hundred rows), and SolveAll every context
+// at once. The b_x of a batch are the columns of a t × m matrix, solved by
+// blocks of rows of L: the update of a block by all the rows solved before
+// it is a matrix product (package gemm), which reads each part of L once per
+// batch instead of once per fresh row. The kernel entries of a batch are
+// products of signal matrices too (mlp.StreamKernel).
+//
+// The fresh rows and Add are fixed chains of fused multiply–adds: r̃_i[x] is
+// b_x[i]/√a − Σ_{k<i} L_ik r̃_k[x], rounded after each term in increasing k,
+// divided by L_ii; ℓ of Add likewise, and ℓᵀℓ and each entry of R_c R_cᵀ one
+// chain over s. The results are therefore the same bits on every gemm path
+// and whatever the batching: a block does not depend on the order in which
+// a rule asks for blocks.
 //
 // StreamKernel is the kernel interface Stream consumes: committed × committed,
 // fresh × committed and fresh × fresh entries. LinearStream implements it for

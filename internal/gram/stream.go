@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Stream is the confidence state of the fresh-context setting (package
@@ -34,9 +36,14 @@ type Stream struct {
 
 	contexts int
 	solved   []bool
-	z        []float64 // fresh rows × t: z[x·t+s] = r̃_s[x]
+	nsolved  int       // contexts solved in the round
+	z        []float64 // −r̃ of the fresh rows, batch by batch (solve)
+	batches  [][2]int  // fresh rows [x0, x1) solved together, in z[x0·t : x1·t]
+	rows     []float64 // fresh rows × t: rows[x·t+s] = r̃_s[x] (FreshR)
+	rowsOK   bool      // rows is up to date
 	q        []float64 // contexts × arms × arms
 	scratch  []float64
+	rr       []float64 // arms × arms (block)
 }
 
 // streamUpdate is ψ = φ_i − φ_j (or φ_i when j < 0) with the rows' indices
@@ -106,7 +113,9 @@ func (u streamUpdate) psiOf(v []float64) float64 {
 	return v[u.si] - v[u.sj]
 }
 
-// add appends row t of L: ℓ = L⁻¹ Ψᵀψ, L_tt = √(a + ψᵀψ − ℓᵀℓ).
+// add appends row t of L: ℓ = L⁻¹ Ψᵀψ by forwardCols, L_tt = √(a + ψᵀψ − ℓᵀℓ)
+// with ℓᵀℓ one chain of fused multiply–adds (package gemm), so that L is the
+// same bits on every path.
 func (s *Stream) add(i, j int) {
 	u := streamUpdate{i: i, j: j, si: s.slotOf(i), sj: s.slotOf(j)}
 	t := len(s.ups)
@@ -126,10 +135,15 @@ func (s *Stream) add(i, j int) {
 	for p, v := range s.ups {
 		row[p] = v.psiOf(g)
 	}
+	var ll [1]float64
 	if t > 0 {
-		blas64.Trsv(blas.NoTrans, s.tri(t), blas64.Vector{N: t, Inc: 1, Data: row})
+		forwardCols(row, t, 1, s.l, s.ld) // −ℓ
+		for p, v := range row[:t] {
+			row[p] = -v
+		}
+		gemm.MulStridedTo(ll[:], 1, row, t, row, 1, 1, t, 1)
 	}
-	d := s.reg + u.psiOf(g) - floats.Dot(row[:t], row[:t])
+	d := s.reg + u.psiOf(g) - ll[0]
 	if !(d > 0) {
 		panic("gram: a·I + ΨᵀΨ lost positive definiteness in rounding; the regulariser is too small")
 	}
@@ -141,11 +155,6 @@ func (s *Stream) add(i, j int) {
 			panic(err) // a·I + ΨᵀΨ is positive definite by construction
 		}
 	}
-}
-
-// tri returns the leading n×n block of L.
-func (s *Stream) tri(n int) blas64.Triangular {
-	return blas64.Triangular{N: n, Stride: s.ld, Data: s.l, Uplo: blas.Lower, Diag: blas.NonUnit}
 }
 
 // grow makes room for n rows of L (capacity grows by half, in multiples of 64).
@@ -162,10 +171,8 @@ func (s *Stream) grow(n int) {
 }
 
 func (s *Stream) buf(n int) []float64 {
-	if cap(s.scratch) < n {
-		s.scratch = make([]float64, n)
-	}
-	return s.scratch[:n]
+	s.scratch = resize(s.scratch, n)
+	return s.scratch
 }
 
 // refreshChunk is the number of updates whose rows of a·I + ΨᵀΨ Refresh

@@ -28,7 +28,7 @@ func streamWithUpdates(t *testing.T, rig *streamRig, rounds int, fresh []int) *S
 // TestStreamLazyEqualsBatched checks that a block is the same, bit for bit,
 // whether its context is solved alone, in a run with others, or in SolveAll.
 func TestStreamLazyEqualsBatched(t *testing.T) {
-	const K, rounds, m = 5, 70, 30 // t spans several panels; m·K rows span several chunks
+	const K, rounds, m = 5, 70, 60 // t spans several blocks of L; m·K rows span several batches
 	var fresh []int
 	for c := range m {
 		fresh = append(fresh, rounds+c)

@@ -76,8 +76,9 @@ func heapMB() float64 {
 }
 
 // BenchmarkStreamRound is the confidence work of one round at t = 1,000
-// updates: every fresh block (all contexts solved in one batch), and one
-// context's block alone. retained-MB is the live heap of the whole state
+// updates: every fresh block (all: SolveAll; each: asked for context by
+// context, as the max-norm context rule does), and one context's block
+// alone. retained-MB is the live heap of the whole state
 // (committed features and gathered columns, L, r̃ of the fresh rows, blocks)
 // after the round.
 func BenchmarkStreamRound(b *testing.B) {
@@ -95,6 +96,17 @@ func BenchmarkStreamRound(b *testing.B) {
 			}
 			cpuMS(b, start)
 			b.ReportMetric(heapMB()-before, "retained-MB")
+		})
+		b.Run(fmt.Sprintf("t=%d/M=%d/each", t, m), func(b *testing.B) {
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				p.s.SetFresh(m)
+				for c := range m {
+					p.s.MaxPair(c)
+				}
+			}
+			cpuMS(b, start)
 		})
 		b.Run(fmt.Sprintf("t=%d/M=%d/one", t, m), func(b *testing.B) {
 			b.ReportAllocs()
@@ -125,34 +137,34 @@ func BenchmarkStreamParts(b *testing.B) {
 		}
 		cpuMS(b, start)
 	})
-	z := make([]float64, rows*t)
+	w := make([]float64, t*rows)
 	b.Run("solve", func(b *testing.B) {
 		start := cpuTime()
 		for b.Loop() {
 			for x := range rows {
 				for s, u := range p.s.ups {
-					z[x*t+s] = u.psiOf(kx[x*nr : (x+1)*nr])
+					w[s*rows+x] = u.psiOf(kx[x*nr : (x+1)*nr])
 				}
 			}
-			forwardRows(z, rows, t, p.s.l, p.s.ld)
+			forwardCols(w, t, rows, p.s.l, p.s.ld)
 		}
 		cpuMS(b, start)
 	})
 }
 
-// BenchmarkStreamAdd is one update at t ≈ 1,000 (t grows by one per
-// iteration), and a Refresh at t = 1,000.
+// BenchmarkStreamAdd is one update at t = 1,000 naming two new committed
+// rows (the update is dropped again after each iteration, so every one is at
+// t = 1,000), and a Refresh at t = 1,000.
 func BenchmarkStreamAdd(b *testing.B) {
 	const t = 1000
 	p := newPaperStream(b, t)
-	p.commit.Append(p.net, uniformRows(p.rng, 1000*paperArms*paperArch.In)) // rows for the new updates
+	p.commit.Append(p.net, uniformRows(p.rng, paperArms*paperArch.In)) // the rows of the update
 	b.Run("add", func(b *testing.B) {
 		b.ReportAllocs()
-		c := t
 		start := cpuTime()
 		for b.Loop() {
-			p.s.Add(c*paperArms, c*paperArms+1)
-			c++
+			p.s.Add(t*paperArms, t*paperArms+1)
+			p.s.ups = p.s.ups[:t]
 		}
 		cpuMS(b, start)
 	})

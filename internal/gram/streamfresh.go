@@ -4,46 +4,66 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/floats"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
-// freshChunk bounds the number of fresh rows whose kernel entries against
-// the committed rows are computed in one kernel call (the scratch is
-// freshChunk × len(refs)).
-const freshChunk = 128
-
-// solvePanel is the number of rows of L in one panel of the forward
-// substitution: the panel is read once per fresh row of a batch while it
-// stays in cache.
-const solvePanel = 32
+// freshChunk bounds the number of fresh rows solved together (their
+// right-hand sides are t × freshChunk); their kernel entries against the
+// committed rows are computed kernelRows rows at a time, so that the scratch
+// (kernelRows × len(refs)) stays in cache while it is read.
+const (
+	freshChunk = 128
+	kernelRows = 48
+)
 
 // invalidate discards every fresh block (V or the fresh rows changed) and
 // sizes the storage of the round.
 func (s *Stream) invalidate() {
 	s.solved = s.solved[:0]
+	s.nsolved = 0
 	for range s.contexts {
 		s.solved = append(s.solved, false)
 	}
 	K := s.arms
 	s.z = resize(s.z, s.contexts*K*len(s.ups))
 	s.q = resize(s.q, s.contexts*K*K)
+	s.batches = s.batches[:0]
+	s.rowsOK = false
 }
 
+// resize returns x with length n, reallocated with room for growth by a
+// quarter when its capacity is short: the storage of the round grows with t,
+// by a little every update.
 func resize(x []float64, n int) []float64 {
 	if cap(x) < n {
-		return make([]float64, n)
+		return make([]float64, n, n+n/4)
 	}
 	return x[:n]
 }
 
 // ensure computes the block of fresh context c if it is not yet computed.
+// The first context asked for in a round is solved alone (a rule may read
+// only that one). From the second on, the contexts not computed yet that
+// follow c are solved with it, as many as have been computed in the round
+// and at least a batch of freshChunk rows: a rule that reads every context
+// (the max-norm context rule) pays for a few large batches, which share the
+// reads of L, instead of one pass over L per context. The blocks do not
+// depend on the batching.
 func (s *Stream) ensure(c int) {
 	if c < 0 || c >= s.contexts {
 		panic(fmt.Sprintf("gram: fresh context %d out of range [0, %d)", c, s.contexts))
 	}
-	if !s.solved[c] {
-		s.solve(c, c+1)
+	if s.solved[c] {
+		return
 	}
+	c1 := c + 1
+	if s.nsolved > 0 {
+		end := min(s.contexts, c+max(s.nsolved, freshChunk/s.arms))
+		for c1 < end && !s.solved[c1] {
+			c1++
+		}
+	}
+	s.solve(c, c1)
 }
 
 // SolveAll computes every fresh block of the round not computed yet, in
@@ -64,9 +84,13 @@ func (s *Stream) SolveAll() {
 	}
 }
 
-// solve computes r̃ and the blocks of fresh contexts [c0, c1): for every
-// fresh row x, b_x = (1/√a) Ψᵀφ_x from the kernel, r̃[x] = L⁻¹ b_x by forward
-// substitution, then Q_c = K_c/a − R_c R_cᵀ.
+// solve computes r̃ and the blocks of fresh contexts [c0, c1), in batches
+// of up to freshChunk rows x0, …, x1−1. The batch's part of z,
+// z[x0·t : x1·t], is a t × m matrix w (m = x1 − x0) whose column x starts as
+// b = (1/√a) Ψᵀφ_x from the kernel and which forwardCols turns into −r̃[x] =
+// −L⁻¹b; the blocks are then Q_c = K_c/a − R_c R_cᵀ. Every step treats a row
+// (a context, for the blocks) on its own, so the results do not depend on
+// which contexts share a batch.
 func (s *Stream) solve(c0, c1 int) {
 	K := s.arms
 	t := len(s.ups)
@@ -76,68 +100,49 @@ func (s *Stream) solve(c0, c1 int) {
 	for a0 := c0; a0 < c1; a0 += step {
 		a1 := min(a0+step, c1)
 		x0, x1 := a0*K, a1*K
+		m := x1 - x0
+		w := s.z[x0*t : x1*t]
 		if t > 0 {
-			kx := s.buf((x1 - x0) * nr)
-			s.k.CrossTo(kx, x0, x1, s.refs)
-			for x := x0; x < x1; x++ {
-				kr := kx[(x-x0)*nr : (x-x0+1)*nr]
-				zr := s.z[x*t : (x+1)*t]
+			for y0 := 0; y0 < m; y0 += kernelRows {
+				y1 := min(y0+kernelRows, m)
+				kx := s.buf((y1 - y0) * nr)
+				s.k.CrossTo(kx, x0+y0, x0+y1, s.refs)
 				for p, u := range s.ups {
-					zr[p] = u.psiOf(kr) * inv
+					wp := w[p*m+y0 : p*m+y1]
+					for y := range wp {
+						wp[y] = u.psiOf(kx[y*nr:(y+1)*nr]) * inv
+					}
 				}
 			}
-			forwardRows(s.z[x0*t:x1*t], x1-x0, t, s.l, s.ld)
+			forwardCols(w, t, m, s.l, s.ld)
 		}
+		s.batches = append(s.batches, [2]int{x0, x1})
 		for c := a0; c < a1; c++ {
-			s.block(c)
+			s.block(c, w, m, (c-a0)*K)
 		}
 	}
 }
 
-// block sets Q_c = K_c/a − R_c R_cᵀ from the solved rows of context c.
-func (s *Stream) block(c int) {
+// block sets Q_c = K_c/a − R_c R_cᵀ, with R_c R_cᵀ the product of the
+// columns x0, …, x0+Arms−1 of the solved t×m matrix w (−r̃ of the rows of
+// context c) with themselves: one chain of fused multiply–adds per entry
+// over s = 0, …, t−1, the same for Q_ab and Q_ba.
+func (s *Stream) block(c int, w []float64, m, x0 int) {
 	K := s.arms
 	t := len(s.ups)
 	q := s.q[c*K*K : (c+1)*K*K]
 	s.k.FreshTo(q, c*K, (c+1)*K)
+	s.rr = resize(s.rr, K*K)
+	clear(s.rr)
+	if t > 0 {
+		gemm.AddTransMulStridedTo(s.rr, K, w[x0:], m, w[x0:], m, K, t, K)
+	}
 	inv := 1 / s.reg
-	for a := range K {
-		za := s.z[(c*K+a)*t : (c*K+a+1)*t]
-		for b := a; b < K; b++ {
-			v := q[a*K+b] * inv
-			if t > 0 {
-				v -= floats.Dot(za, s.z[(c*K+b)*t:(c*K+b+1)*t])
-			}
-			q[a*K+b] = v
-			q[b*K+a] = v
-		}
+	for i, v := range q {
+		q[i] = v*inv - s.rr[i]
 	}
 	s.solved[c] = true
-}
-
-// forwardRows overwrites every row y of the m×t matrix z (stride t) by L⁻¹y,
-// with L the leading t×t block of the lower-triangular l (stride ld). The
-// rows are processed panel by panel of L; each row goes through the same
-// operations in the same order whatever m is, so a row's result does not
-// depend on which rows share its batch.
-func forwardRows(z []float64, m, t int, l []float64, ld int) {
-	for j0 := 0; j0 < t; j0 += solvePanel {
-		j1 := min(j0+solvePanel, t)
-		for x := range m {
-			zx := z[x*t : (x+1)*t]
-			for i := j0; i < j1; i++ {
-				li := l[i*ld : i*ld+i+1]
-				v := zx[i]
-				if j0 > 0 {
-					v -= floats.Dot(li[:j0], zx[:j0])
-				}
-				for k := j0; k < i; k++ {
-					v -= li[k] * zx[k]
-				}
-				zx[i] = v / li[i]
-			}
-		}
-	}
+	s.nsolved++
 }
 
 // Block returns Q_c = Φ_c V⁻¹ Φ_cᵀ of fresh context c (Arms×Arms,
@@ -187,5 +192,21 @@ func (s *Stream) MaxPair(c int) (a, b int, norm2 float64) {
 // Add, AddRow, Refresh or SetFresh.
 func (s *Stream) FreshR() (rows, t int, r []float64) {
 	s.SolveAll()
-	return s.contexts * s.arms, len(s.ups), s.z
+	rows, t = s.contexts*s.arms, len(s.ups)
+	if !s.rowsOK {
+		s.rows = resize(s.rows, rows*t)
+		for _, b := range s.batches { // z holds −r̃ one batch at a time, column-wise
+			m := b[1] - b[0]
+			w := s.z[b[0]*t : b[1]*t]
+			for xb := 0; xb < m; xb += 8 { // 8 columns of w: one cache line per row
+				for p := range t {
+					for x, v := range w[p*m+xb : p*m+min(xb+8, m)] {
+						s.rows[(b[0]+xb+x)*t+p] = -v
+					}
+				}
+			}
+		}
+		s.rowsOK = true
+	}
+	return rows, t, s.rows
 }

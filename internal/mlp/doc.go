@@ -56,7 +56,14 @@
 // the ReLU masks of the signals go through package gemm: every entry is one
 // chain of fused multiply–adds in a fixed order, so the results are the same
 // bits with its pure-Go loops and with its AVX2 or AVX-512 kernels, whatever
-// the processor (TestKernelPathsAgree).
+// the processor (TestKernelPathsAgree). StreamKernel computes its entries
+// against the committed rows the same way: per tile of rows × gathered
+// columns, one product per signal matrix, then the closed form element-wise,
+// so an entry does not depend on the other rows or columns of the call
+// either (TestStreamKernelBits). At a mirrored θ0 every hidden signal is two
+// equal (δ: opposite) halves; when all rows of both feature sets are (checked
+// exactly as the signals are computed), StreamKernel takes those inner
+// products over the first halves and doubles them, almost halving its work.
 //
 // Shape mismatches and invalid arguments are programmer errors and panic.
 package mlp

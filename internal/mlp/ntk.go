@@ -19,6 +19,11 @@ type Features struct {
 	Scale float64
 	rows  int
 	b     *Batch
+
+	// halves records that every row's hidden signals have mirrored halves
+	// (mirroredHalves), so that StreamKernel may take their inner products
+	// over the first halves.
+	halves bool
 }
 
 // Rows returns the number of input rows.
@@ -40,7 +45,7 @@ func (n *Net) NewFeatures(x []float64, scale float64) *Features {
 		ones[i] = 1
 	}
 	n.Backward(b, ones, nil)
-	return &Features{Arch: a, Scale: scale, rows: rows, b: b}
+	return &Features{Arch: a, Scale: scale, rows: rows, b: b, halves: mirroredHalves(a, b)}
 }
 
 func dot(x, y []float64) float64 {

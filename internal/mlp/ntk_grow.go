@@ -13,7 +13,7 @@ func NewEmptyFeatures(a Arch, scale float64) *Features {
 	if err := a.Validate(); err != nil {
 		panic(err)
 	}
-	return &Features{Arch: a, Scale: scale, b: NewBatch(a, 0)}
+	return &Features{Arch: a, Scale: scale, b: NewBatch(a, 0), halves: a.Width%2 == 0}
 }
 
 // Append computes the signals of the rows of x (rows × In) with the network n
@@ -42,6 +42,31 @@ func (f *Features) Append(n *Net, x []float64) {
 	f.b.Out = append(f.b.Out, g.b.Out...)
 	f.b.Rows += rows
 	f.rows += rows
+	f.halves = f.halves && g.halves
+}
+
+// mirroredHalves reports whether every row of b has the hidden signals of a
+// network at a mirrored θ0 (InitMirrored: W_1 = [A; A], W_l = diag(B, B),
+// v = [u; −u]): h_l = [r; r] and δ_l = [e; −e] for every hidden layer l, the
+// two halves equal (opposite) as numbers. The inner product of two such
+// signals is then exactly twice the inner product of their first halves.
+func mirroredHalves(a Arch, b *Batch) bool {
+	if a.Width%2 != 0 {
+		return false
+	}
+	w, h := a.Width, a.Width/2
+	for r := range b.Rows {
+		for l := range a.Depth {
+			hr := b.H[l+1][r*w : (r+1)*w]
+			dr := b.D[l][r*w : (r+1)*w]
+			for p := range h {
+				if hr[p] != hr[p+h] || dr[p] != -dr[p+h] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // signal returns signal matrix m of the rows and its number of columns, in
@@ -93,15 +118,18 @@ func (f *Features) CrossEntry(i int, g *Features, j int) float64 {
 // committed rows (Features grown with Append) and the current round's fresh
 // rows (Features built with NewFeatures), all at one θ0. It has the methods of
 // gram.StreamKernel (package mlp does not import gram). It keeps the signals
-// of the committed rows it is asked about gathered column-wise, so that a
-// row of entries against them is a sequence of long axpys.
+// of the committed rows it is asked about gathered column-wise, so that the
+// entries of a block of rows against them are one matrix product per signal
+// matrix and an element-wise combination (rowsTo).
 type StreamKernel struct {
 	committed, fresh *Features
 
-	ids    []int       // committed rows gathered, in order
-	cap    int         // stride of the gathered matrices
-	g      [][]float64 // per signal matrix m: its columns × cap, transposed
-	dd, hh []float64
+	ids []int       // committed rows gathered, in order
+	cap int         // stride of the gathered matrices
+	g   [][]float64 // per signal matrix m: its columns × cap, transposed
+
+	sel   [][]float64 // per signal matrix: the rows of a CommittedTo call
+	tiles []float64   // three crossRows × crossBlock tiles of rowsTo
 }
 
 // NewStreamKernel returns the kernel over committed and fresh features of one
@@ -131,20 +159,32 @@ func (k *StreamKernel) Fresh() int {
 	return k.fresh.rows
 }
 
-// crossBlock is the number of gathered columns processed together, so that
-// their signals stay in cache across the rows.
-const crossBlock = 256
-
 // CommittedTo writes K(rows[a], cols[b]) for committed rows into
 // dst[a·len(cols)+b].
 func (k *StreamKernel) CommittedTo(dst []float64, rows, cols []int) {
-	k.rowsTo(dst, k.committed, len(rows), func(a int) int { return rows[a] }, cols)
+	f := k.committed
+	nm := 2*f.Arch.Depth + 1
+	if len(k.sel) != nm {
+		k.sel = make([][]float64, nm)
+	}
+	for m := range nm {
+		x, w := f.signal(m)
+		s := k.sel[m][:0]
+		for _, r := range rows {
+			s = append(s, x[r*w:(r+1)*w]...)
+		}
+		k.sel[m] = s
+	}
+	k.rowsTo(dst, len(rows), func(m int) []float64 { return k.sel[m] }, cols, f.halves)
 }
 
 // CrossTo writes K(fresh row x0+a, committed row cols[b]) into
 // dst[a·len(cols)+b] for a < x1−x0.
 func (k *StreamKernel) CrossTo(dst []float64, x0, x1 int, cols []int) {
-	k.rowsTo(dst, k.fresh, x1-x0, func(a int) int { return x0 + a }, cols)
+	k.rowsTo(dst, x1-x0, func(m int) []float64 {
+		x, w := k.fresh.signal(m)
+		return x[x0*w : x1*w]
+	}, cols, k.committed.halves && k.fresh.halves)
 }
 
 // FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b].
@@ -155,54 +195,6 @@ func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
 			v := k.fresh.CrossEntry(x0+a, k.fresh, x0+b)
 			dst[a*n+b] = v
 			dst[b*n+a] = v
-		}
-	}
-}
-
-// rowsTo writes K(row(a) of src, committed cols[b]) into dst[a·len(cols)+b]:
-// for every row, column block by column block, the formula of Entry with
-// every inner product against the gathered columns done as axpys in
-// increasing index, so an entry does not depend on the other rows or on the
-// blocking.
-func (k *StreamKernel) rowsTo(dst []float64, src *Features, nrows int, row func(int) int, cols []int) {
-	k.gather(cols)
-	a := k.committed.Arch
-	n := len(cols)
-	for j0 := 0; j0 < n; j0 += crossBlock {
-		j1 := min(j0+crossBlock, n)
-		dd, hh := k.dd[:j1-j0], k.hh[:j1-j0]
-		for r := range nrows {
-			i := row(r)
-			out := dst[r*n+j0 : r*n+j1]
-			k.mulTo(out, src, 2*a.Depth, i, j0)
-			if a.Bias {
-				for c := range out {
-					out[c]++
-				}
-			}
-			for l := range a.Depth {
-				k.mulTo(dd, src, 2*l+1, i, j0)
-				k.mulTo(hh, src, 2*l, i, j0)
-				for c, h := range hh {
-					if a.Bias {
-						h++
-					}
-					out[c] += dd[c] * h
-				}
-			}
-			floats.Scale(src.Scale, out)
-		}
-	}
-}
-
-// mulTo sets out[c] = signal m of row i of src · gathered column j0+c.
-func (k *StreamKernel) mulTo(out []float64, src *Features, m, i, j0 int) {
-	x, c := src.signal(m)
-	g := k.g[m]
-	clear(out)
-	for p, v := range x[i*c : (i+1)*c] {
-		if v != 0 { // ReLU zeros: about half of every h and δ
-			floats.AddScaled(out, v, g[p*k.cap+j0:p*k.cap+j0+len(out)])
 		}
 	}
 }
@@ -232,8 +224,6 @@ func (k *StreamKernel) gather(cols []int) {
 			}
 		}
 		k.g, k.cap = g, c
-		k.dd = make([]float64, crossBlock)
-		k.hh = make([]float64, crossBlock)
 	}
 	for s := len(k.ids); s < len(cols); s++ {
 		r := cols[s]

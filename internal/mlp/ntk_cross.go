@@ -1,0 +1,90 @@
+package mlp
+
+import "github.com/neural-adb/nadb/internal/gemm"
+
+// rowsTo computes its entries in tiles of crossRows rows × crossBlock
+// gathered columns, so that the products of a tile stay in cache for their
+// element-wise combination. The tiling does not change any entry.
+const (
+	crossRows  = 48
+	crossBlock = 256
+)
+
+// rowsTo writes K(row a, committed cols[b]) into dst[a·len(cols)+b] for
+// a < nrows, where sig(m) returns signal matrix m of the rows (nrows rows
+// of its width, contiguous). Per tile, every inner product of the closed form
+// (package documentation) is a product of the rows' signal matrix and the
+// gathered columns (package gemm: one chain of fused multiply–adds per
+// entry over the signal's index), then
+//
+//	K = (hh_L [+ 1] + Σ_l dd_l · (hh_l [+ 1])) · Scale,
+//
+// the terms added in increasing l. With halves (the rows and the committed
+// rows all have mirrored halves, Features.halves), the products of the
+// hidden signals run over their first halves only and are doubled where
+// they are used (exactly: a power of two), which takes 20 + 4·25 instead of
+// 20 + 4·50 terms per entry at paper scale. An entry is therefore the same
+// bits whatever the other rows and columns, the tiling and the gemm path.
+func (k *StreamKernel) rowsTo(dst []float64, nrows int, sig func(m int) []float64, cols []int, halves bool) {
+	k.gather(cols)
+	a := k.committed.Arch
+	n := len(cols)
+	if nrows == 0 || n == 0 {
+		return
+	}
+	const tile = crossRows * crossBlock
+	if len(k.tiles) < 3*tile {
+		k.tiles = make([]float64, 3*tile)
+	}
+	acc, dd, hh := k.tiles[:tile], k.tiles[tile:2*tile], k.tiles[2*tile:]
+	two := 1.0 // factor of the products of hidden signals
+	if halves {
+		two = 2
+	}
+	bias := 0.0
+	if a.Bias {
+		bias = 1
+	}
+	scale := k.committed.Scale
+	for r0 := 0; r0 < nrows; r0 += crossRows {
+		nr := min(crossRows, nrows-r0)
+		for j0 := 0; j0 < n; j0 += crossBlock {
+			nc := min(crossBlock, n-j0)
+			sz := nr * nc
+			k.productTo(acc, nc, sig, 2*a.Depth, r0, nr, j0, nc, halves)
+			for i, v := range acc[:sz] {
+				acc[i] = two*v + bias
+			}
+			for l := range a.Depth {
+				k.productTo(dd, nc, sig, 2*l+1, r0, nr, j0, nc, halves)
+				k.productTo(hh, nc, sig, 2*l, r0, nr, j0, nc, halves)
+				th := two // h_0, the input, is not a hidden signal
+				if l == 0 {
+					th = 1
+				}
+				d := dd[:sz]
+				for i, h := range hh[:sz] {
+					acc[i] += (two * d[i]) * (th*h + bias)
+				}
+			}
+			for r := range nr {
+				o := dst[(r0+r)*n+j0 : (r0+r)*n+j0+nc]
+				for c, v := range acc[r*nc : (r+1)*nc] {
+					o[c] = v * scale
+				}
+			}
+		}
+	}
+}
+
+// productTo sets the nr × nc tile c (stride ldc) to the rows [r0, r0+nr) of
+// signal matrix m times its gathered columns [j0, j0+nc), over the first half
+// of a hidden signal's index when halves is set.
+func (k *StreamKernel) productTo(c []float64, ldc int, sig func(m int) []float64, m, r0, nr, j0, nc int, halves bool) {
+	_, w := k.committed.signal(m)
+	kk := w
+	if halves && m > 0 {
+		kk = w / 2
+	}
+	gemm.MulStridedTo(c, ldc, sig(m)[r0*w:], w, k.g[m][j0:], k.cap, nr, kk, nc)
+}
