@@ -57,6 +57,10 @@ type ProblemSpec struct {
 	Answers    string      `json:"answers,omitempty"`        // recorded answers file, optional
 	AnswersSHA string      `json:"answers_sha256,omitempty"` // its sha256 (Resolve)
 	Missing    MissingRule `json:"missing,omitempty"`        // rule for unrecorded pairs ("" is MissingMask)
+	// Standardise rescales every feature column of a pool file to mean 0
+	// and standard deviation 1 (constant columns to 0) before any learner
+	// sees it.
+	Standardise bool `json:"standardise,omitempty"`
 
 	// Data is the folder of the real data sets (cems, shuttle); "" means the
 	// copy shipped in the binary (experiments/realdata/data).

@@ -67,6 +67,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVar(&spec.Problem.Pool, "pool", "", "pool: CSV with header context,arm,<features...>[,utility], one row per (context, arm), the same K ≥ 2 arms per context; utility (optional) drives simulated Bradley-Terry answers (format: go doc pool.ReadPool)")
 	fs.StringVar(&spec.Problem.Answers, "answers", "", "pool: CSV of recorded answers context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie), replayed instead of simulating")
 	fs.TextVar(&spec.Problem.Missing, "missing", experiments.MissingRule(""), "pool with -answers, cems: a pair without a recorded answer is never offered to the learner (mask, the default), is offered and answered by a fair coin counted in unrecorded_share (coin), or is an error when the problem is built (error)")
+	fs.BoolVar(&spec.Problem.Standardise, "standardise", false, "pool: rescale every feature column to mean 0 and standard deviation 1 before the learner sees it (pools whose columns differ in scale by more than 1e8, or exceed 1e8, are refused without it)")
 	fs.IntVar(&spec.T, "T", spec.T, "rounds (duels) T > 0")
 	fs.IntVar(&spec.Every, "every", spec.Every, "checkpoint period in rounds")
 	fs.Uint64Var(&spec.Seed, "seed", spec.Seed, "seed of the problem instance, the feedback and the learner")

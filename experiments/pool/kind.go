@@ -13,7 +13,7 @@ import (
 // in.
 func init() {
 	experiments.RegisterProblem("pool", experiments.ProblemKind{
-		Uses:      []string{"pool", "pool_sha256", "answers", "answers_sha256", "missing", "holdout"},
+		Uses:      []string{"pool", "pool_sha256", "answers", "answers_sha256", "missing", "holdout", "standardise"},
 		Check:     check,
 		Canonical: canonical,
 		Resolve:   resolve,
@@ -61,6 +61,11 @@ func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error)
 	}
 	pf, err := ReadPool(bytes.NewReader(b), p.Pool)
 	if err != nil {
+		return nil, err
+	}
+	if p.Standardise {
+		Standardise(pf)
+	} else if err := CheckScale(pf); err != nil {
 		return nil, err
 	}
 	var ans *Answers
