@@ -22,9 +22,11 @@ type boundedConfidence interface {
 
 // lazyArgmax returns the index i of ctxs with the largest exact value, given
 // upper bounds bound(i) ≥ exact value of i. It evaluates contexts in
-// decreasing order of their bounds, a batch at a time (exact writes the
-// values of the indices idx into out), and stops once no bound left reaches
-// the best value found, so its answer is that of evaluating every context.
+// decreasing order of their bounds, in batches of 1, 2, 4, … up to batch
+// (exact writes the values of the indices idx into out; a rule that keeps
+// choosing one context solves one block per round), and stops once no bound
+// left reaches the best value found, so its answer is that of evaluating
+// every context.
 // Values that are not numbers count as −∞; a bound that is not a number
 // counts as +∞. Exact ties are broken uniformly at random by one ArgmaxRand
 // over the tied indices in increasing order: the same draws ArgmaxRand over
@@ -46,9 +48,9 @@ func lazyArgmax(n, batch int, bound func(i int) float64, exact func(idx []int, o
 		idx   []int
 		vals  = make([]float64, batch)
 	)
-	for h.Len() > 0 {
+	for size := 1; h.Len() > 0; size = min(2*size, batch) {
 		idx = idx[:0]
-		for h.Len() > 0 && len(idx) < batch && (!found || !(h[0].b < best)) {
+		for h.Len() > 0 && len(idx) < size && (!found || !(h[0].b < best)) {
 			idx = append(idx, int(heap.Pop(&h).(boundItem).i))
 		}
 		if len(idx) == 0 {
