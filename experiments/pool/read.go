@@ -12,10 +12,10 @@ import (
 // ReadPool parses a pool file (format above). file names the input in error
 // messages, which are *csvtab.Error values locating the problem.
 //
-// The file is parsed as it is read, straight into the feature matrix, so
-// memory stays near the size of the numbers rather than of the text: the
-// matrix, the identifiers and a few integers per row. Rows are stored in
-// file order and moved into context order in place at the end. A problem in
+// The file is parsed as it is read, straight into feature rows, so memory
+// stays near the size of the numbers rather than of the text: the features
+// (in chunks, in file order, then copied once into the pool's matrix in
+// context order), the identifiers and a few integers per row. A problem in
 // the content is reported only once the file's CSV shape has been checked to
 // the end, so the error is the one reading the whole file first would give.
 func ReadPool(r io.Reader, file string) (*PoolFile, error) {
@@ -49,11 +49,37 @@ type poolReader struct {
 
 	ctxs []*ctxRows
 	byID map[string]int32
-	x    []float64 // features, file order
+	x    rowChunks // features, file order
 	util []float64 // utilities, file order
 	arms []string  // arm ids, file order
 	dest []int32   // context of each row, then its row in the pool
 	pos  []int32   // arm position of each row in its context
+}
+
+// rowChunks holds rows of d values in chunks of about 512 kB, so that
+// growing it never copies what it holds.
+type rowChunks struct {
+	d      int
+	chunks [][]float64
+}
+
+// next returns room for one more row.
+func (rc *rowChunks) next() []float64 {
+	last := len(rc.chunks) - 1
+	if last < 0 || len(rc.chunks[last])+rc.d > cap(rc.chunks[last]) {
+		rc.chunks = append(rc.chunks, make([]float64, 0, max(1, (1<<16)/rc.d)*rc.d))
+		last++
+	}
+	c := rc.chunks[last]
+	rc.chunks[last] = c[:len(c)+rc.d]
+	return rc.chunks[last][len(c):]
+}
+
+// row returns row r.
+func (rc *rowChunks) row(r int) []float64 {
+	per := cap(rc.chunks[0]) / rc.d
+	c := rc.chunks[r/per]
+	return c[(r%per)*rc.d : (r%per+1)*rc.d]
 }
 
 // ctxRows is what a context has seen so far: its arms' ids with the line of
@@ -114,6 +140,7 @@ func newPoolReader(rd *csvtab.Reader) (*poolReader, error) {
 	if len(pr.featCols) == 0 {
 		return pr, &csvtab.Error{File: rd.File, Line: rd.HeaderLine, Msg: "no feature columns: the header must be context,arm followed by at least one feature column"}
 	}
+	pr.x.d = len(pr.featCols)
 	return pr, nil
 }
 
@@ -127,12 +154,11 @@ func (pr *poolReader) row(rd *csvtab.Reader) error {
 	if err != nil {
 		return err
 	}
-	for _, col := range pr.featCols {
-		v, err := rd.Float(col)
-		if err != nil {
+	x := pr.x.next() // a failed row leaves garbage: the file is refused
+	for k, col := range pr.featCols {
+		if x[k], err = rd.Float(col); err != nil {
 			return err
 		}
-		pr.x = append(pr.x, v)
 	}
 	if pr.utilCol >= 0 {
 		u, err := rd.Float(pr.utilCol)
@@ -177,12 +203,23 @@ func (pr *poolReader) finish(rd *csvtab.Reader) (*PoolFile, error) {
 		}
 	}
 	d := len(pr.featCols)
-	for r := range pr.dest {
-		pr.dest[r] = pr.dest[r]*int32(K) + pr.pos[r]
+	n := len(pr.arms)
+	x := make([]float64, n*d)
+	arms := make([]string, n)
+	var util []float64
+	if pr.util != nil {
+		util = make([]float64, n)
 	}
-	pr.pos = nil
-	pr.permute(d)
-	pf := &PoolFile{Contexts: make([]string, len(pr.ctxs)), Arms: pr.arms, Utility: pr.util}
+	for r, c := range pr.dest {
+		to := int(c)*K + int(pr.pos[r])
+		copy(x[to*d:(to+1)*d], pr.x.row(r))
+		arms[to] = pr.arms[r]
+		if util != nil {
+			util[to] = pr.util[r]
+		}
+	}
+	pr.x, pr.dest, pr.pos = rowChunks{}, nil, nil
+	pf := &PoolFile{Contexts: make([]string, len(pr.ctxs)), Arms: arms, Utility: util}
 	for c, cr := range pr.ctxs {
 		pf.Contexts[c] = cr.id
 	}
@@ -190,28 +227,8 @@ func (pr *poolReader) finish(rd *csvtab.Reader) (*PoolFile, error) {
 		pf.Features = append(pf.Features, rd.Header[col])
 	}
 	var err error
-	if pf.Pool, err = algorithms.NewPool(len(pr.ctxs), K, d, pr.x); err != nil {
+	if pf.Pool, err = algorithms.NewPool(len(pr.ctxs), K, d, x); err != nil {
 		return nil, &csvtab.Error{File: file, Msg: err.Error()}
 	}
 	return pf, nil
-}
-
-// permute moves every row r (features, utility, arm id) to row dest[r], in
-// place: each swap puts one row where it belongs.
-func (pr *poolReader) permute(d int) {
-	for i := range pr.dest {
-		for int(pr.dest[i]) != i {
-			j := int(pr.dest[i])
-			xi, xj := pr.x[i*d:(i+1)*d], pr.x[j*d:(j+1)*d]
-			for k := range xi {
-				xi[k], xj[k] = xj[k], xi[k]
-			}
-			if pr.util != nil {
-				pr.util[i], pr.util[j] = pr.util[j], pr.util[i]
-			}
-			pr.arms[i], pr.arms[j] = pr.arms[j], pr.arms[i]
-			pr.dest[i], pr.dest[j] = pr.dest[j], pr.dest[i]
-		}
-	}
-	pr.dest = nil
 }
