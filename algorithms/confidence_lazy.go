@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"slices"
 
 	"github.com/neural-adb/nadb/internal/gram"
 	"github.com/neural-adb/nadb/internal/mlp"
@@ -104,7 +105,7 @@ func (c *lazyConfidence) Prepare(ctxs []int) {
 	c.current()
 	var todo []int
 	for _, ctx := range ctxs {
-		if _, ok := c.blocks[ctx]; !ok && !contains(todo, ctx) {
+		if _, ok := c.blocks[ctx]; !ok && !slices.Contains(todo, ctx) {
 			todo = append(todo, ctx)
 		}
 	}
@@ -113,15 +114,6 @@ func (c *lazyConfidence) Prepare(ctxs []int) {
 		c.solve(todo[:n])
 		todo = todo[n:]
 	}
-}
-
-func contains(s []int, x int) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // solve computes the blocks of ctxs (at most batch contexts) for the current

@@ -89,8 +89,8 @@ func ParseSize(s string) (float64, error) {
 	t := strings.ToLower(strings.ReplaceAll(s, " ", ""))
 	factor := 1.0
 	for _, u := range units {
-		if strings.HasSuffix(t, u.suffix) {
-			t, factor = strings.TrimSuffix(t, u.suffix), u.factor
+		if before, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, factor = before, u.factor
 			break
 		}
 	}
