@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -94,17 +95,53 @@ func (l *AEBorda) Select(o Offer) Query {
 	K := l.pool.Arms
 	mu := l.model.means()
 	l.ctxs = o.ContextList(l.pool, l.ctxs)
-	l.scores = resize(l.scores, len(l.ctxs))
-	scores := l.scores
-	for i, c := range l.ctxs {
-		scores[i] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
+	var c int
+	if bc, ok := l.conf.(boundedConfidence); ok {
+		c = l.ctxs[l.lazyContext(bc, mu)]
+	} else {
+		l.scores = resize(l.scores, len(l.ctxs))
+		scores := l.scores
+		for i, c := range l.ctxs {
+			scores[i] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
+		}
+		c = l.ctxs[ArgmaxRand(scores, -1, l.rng)]
 	}
-	c := l.ctxs[ArgmaxRand(scores, -1, l.rng)]
 	confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], l.conf, c, l.beta)
 	o.MaskFirstArm(c, l.ucb)
 	a1 := ArgmaxRand(l.ucb, -1, l.rng)
 	a2 := o.RandomPartner(c, a1, K, l.rng)
 	return Query{Context: c, Arm1: a1, Arm2: a2}
+}
+
+// lazyContext is the context rule on a confidence state that solves blocks
+// on demand: the same argmax (lazyArgmax's tie rule), solving only contexts
+// whose score bound could win. With σ bounded above by stale norms, U is
+// bounded above and L below, so max_a U − max_a L is bounded above.
+func (l *AEBorda) lazyContext(conf boundedConfidence, mu []float64) int {
+	K := l.pool.Arms
+	var batch []int
+	return lazyArgmax(len(l.ctxs), max(1, lazyBatchRows/K),
+		func(i int) float64 {
+			c := l.ctxs[i]
+			maxU, maxL := math.Inf(-1), math.Inf(-1)
+			for a, m := range mu[c*K : (c+1)*K] {
+				w := l.beta * math.Sqrt(conf.RowNorm2Bound(c, a))
+				maxU = max(maxU, m+w)
+				maxL = max(maxL, m-w)
+			}
+			return maxU - maxL
+		},
+		func(idx []int, out []float64) {
+			batch = batch[:0]
+			for _, i := range idx {
+				batch = append(batch, l.ctxs[i])
+			}
+			conf.Prepare(batch)
+			for k, i := range idx {
+				c := l.ctxs[i]
+				out[k] = confidenceBounds(l.ucb, l.lcb, mu[c*K:(c+1)*K], conf, c, l.beta)
+			}
+		}, l.rng)
 }
 
 // Pend implements Pender: the first arm's row joins V before the answer.

@@ -25,6 +25,24 @@
 // per round). The 1/w factor of the paper's V is applied once, to the features
 // φ = g(x;θ0)/√w; Config.SigmaWidth selects whether σ² applies it again.
 //
+// # Large pools
+//
+// Up to lazyMinRows = 6,000 pool rows (Contexts·Arms; the paper's largest
+// pool is 300 × 20) the neural learners keep gram.Confidence over a dense
+// kernel, which updates every block every round. Above it, NewNeuralModel
+// keeps lazyConfidence (confidence_lazy.go): V as the Cholesky factor of the
+// t×t dual matrix (gram.Stream), NTK signals only for the rows updates name,
+// and a block computed exactly on demand, by forward substitution, for the
+// contexts a rule reads; memory is O(t² + t·(d + Lw) + Contexts·Arms) instead
+// of O(rows·t). Norms only shrink as V grows, so a block solved earlier bounds
+// the norms above: the argmax rules (eq. 3 in MaxNormContext, APO's joint
+// rule in apo and neural-adb-apo, AE-Borda's max U − max L in ae-borda-nn)
+// solve only the contexts whose bound could still win (lazyargmax.go), and
+// pick the same context as evaluating all of them. Random-context rules
+// solve one context per round. Exact ties between contexts are broken
+// uniformly at random among the tied maxima. The lookahead rule needs the
+// dense kernel and refuses larger pools.
+//
 // # Registered algorithms
 //
 // Every algorithm registers itself under a name in an init function of its own

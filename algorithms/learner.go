@@ -133,7 +133,9 @@ func Lookup(name string) (Algorithm, error) {
 	return a, nil
 }
 
-// New validates env and builds the named learner.
+// New validates env and builds the named learner. It refuses, with a
+// *MemoryError, sizes whose allocations would exceed the memory limit
+// (EstimateMemory at 0 rounds against memlimit.Current).
 func New(name string, env Env) (Learner, error) {
 	a, err := Lookup(name)
 	if err != nil {
@@ -146,6 +148,9 @@ func New(name string, env Env) (Learner, error) {
 		return nil, err
 	}
 	if err := env.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(name, env); err != nil {
 		return nil, err
 	}
 	return a.New(env)

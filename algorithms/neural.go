@@ -10,7 +10,8 @@ import (
 
 // denseKernelMaxRows bounds the pool size (Contexts·Arms) for which the kernel
 // of the gradient features is precomputed as a dense matrix (8·rows² bytes,
-// 288 MB at the bound); larger pools compute columns on demand.
+// 288 MB at the bound) and the confidence state is a gram.Confidence; larger
+// pools keep a lazyConfidence (lazyMinRows).
 const denseKernelMaxRows = 6000
 
 // NeuralModel is the reward-model machinery shared by the neural learners: the
@@ -23,14 +24,15 @@ type NeuralModel struct {
 	Cfg  Config
 	Net  *mlp.Net
 	// Conf is the exact confidence state V; nil when not requested. On a
-	// fixed pool it is a *gram.Confidence (every context's block Q_c =
-	// Φ_c V⁻¹ Φ_cᵀ); in the fresh-context reading it has the blocks of the
-	// round's fresh contexts only.
+	// fixed pool of at most lazyMinRows rows it is a *gram.Confidence (every
+	// context's block Q_c = Φ_c V⁻¹ Φ_cᵀ kept up to date); on a larger one it
+	// solves blocks on demand (lazyConfidence); in the fresh-context reading
+	// it has the blocks of the round's fresh contexts only.
 	Conf Confidence
 
 	rows    rowScores // h(x_n;θ_t) for every pool row, refreshed after every retrain
 	trainer *mlp.Trainer
-	feat    *mlp.Features
+	feat    *mlp.Features // gradient features of every row (dense-kernel pools only)
 	duels   int
 	targets int         // regression targets (AddTarget)
 	sigmaK  float64     // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
@@ -67,22 +69,17 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 			m.Conf = newStreamConfidence(p, net.Clone(), 1/float64(cfg.Width), cfg.Lambda/cfg.Kappa, cfg.RefreshEvery)
 			return m, nil
 		}
-		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
-		var k gram.Kernel
-		switch {
-		case p.Rows() <= denseKernelMaxRows:
-			d := &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
-			if cfg.FeatureNorm == FeatureUnit {
-				unitDiagonal(d)
-			}
-			k = d
-		case cfg.FeatureNorm == FeatureUnit:
-			k = gram.NewCached(unitFeatures{m.feat})
-		default:
-			k = gram.NewCached(m.feat)
+		if p.Rows() > lazyMinRows {
+			m.Conf = newLazyConfidence(p, net.Clone(), 1/float64(cfg.Width), cfg.Lambda/cfg.Kappa, cfg.FeatureNorm == FeatureUnit, cfg.RefreshEvery)
+			return m, nil
 		}
-		m.kernel = k
-		conf := gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
+		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
+		d := &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
+		if cfg.FeatureNorm == FeatureUnit {
+			unitDiagonal(d)
+		}
+		m.kernel = d
+		conf := gram.New(d, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
 		conf.RefreshEvery = cfg.RefreshEvery
 		m.Conf = conf
 	}
@@ -187,27 +184,4 @@ func unitDiagonal(d *gram.Dense) {
 			row[j] *= inv[i] * inv[j]
 		}
 	}
-}
-
-// unitFeatures is the on-demand kernel of φ/‖φ‖ over a gram.ColumnSource.
-type unitFeatures struct{ src gram.ColumnSource }
-
-func (u unitFeatures) Rows() int { return u.src.Rows() }
-
-func (u unitFeatures) inv(i int) float64 {
-	if v := u.src.Entry(i, i); v > 0 {
-		return 1 / math.Sqrt(v)
-	}
-	return 0
-}
-
-func (u unitFeatures) Entry(i, j int) float64 { return u.src.Entry(i, j) * u.inv(i) * u.inv(j) }
-
-func (u unitFeatures) ColumnTo(dst []float64, j int) []float64 {
-	dst = u.src.ColumnTo(dst, j)
-	ij := u.inv(j)
-	for i := range dst {
-		dst[i] *= u.inv(i) * ij
-	}
-	return dst
 }

@@ -63,6 +63,9 @@ func NewNeuralADB(env Env, thompson bool, rule func(*NeuralADB, Offer) int) (*Ne
 // whose most uncertain allowed arm pair has the largest ‖φ_a − φ_b‖_{V⁻¹}.
 func MaxNormContext(l *NeuralADB, o Offer) int {
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
+	if bc, ok := l.Conf.(boundedConfidence); ok {
+		return l.ctxs[maxNormArgmax(bc, o, l.ctxs, l.Pool.Arms, l.Rng)]
+	}
 	l.scratch = resize(l.scratch, max(len(l.ctxs), l.Pool.Arms))
 	norms := l.scratch[:len(l.ctxs)]
 	for i, c := range l.ctxs {

@@ -58,7 +58,7 @@ func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) 
 	}
 	k, ok := b.kernel.(*gram.Dense)
 	if !ok {
-		return nil, fmt.Errorf("algorithms: contexts × K: the lookahead context rule needs a dense kernel on a fixed pool, so contexts × arms must be ≤ %d (got %d × %d)", denseKernelMaxRows, env.Pool.Contexts, env.Pool.Arms)
+		return nil, fmt.Errorf("algorithms: contexts × K: the lookahead context rule needs a dense kernel on a fixed pool, so contexts × arms must be ≤ %d (got %d × %d)", lazyMinRows, env.Pool.Contexts, env.Pool.Arms)
 	}
 	l.rows = newLookaheadRows(k, b.Conf.Reg())
 	return l, nil

@@ -71,3 +71,37 @@ func BenchmarkPaperRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLargePoolRound times rounds on a pool far above the paper's: the
+// Square problem with 10,000 contexts × 26 arms, d = 50 (260,000 rows), where
+// the neural learners keep the lazy confidence state. Each iteration plays
+// 200 rounds on a fresh learner with training switched off (construction
+// excluded): random contexts solve one block per round, the paper's rule
+// (eq. 3) the blocks whose stale bound could still win.
+func BenchmarkLargePoolRound(b *testing.B) {
+	spec := ProblemSpec{Name: string(Square), Dim: 50, Arms: 26, Contexts: 10_000, Theta: ThetaSphere}
+	prob, err := spec.Build(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := algorithms.Default()
+	cfg.RetrainEvery = 1 << 30
+	const T = 200
+	for _, algo := range []string{"neural-adb-ucb-randctx", "neural-adb-ucb"} {
+		b.Run(algo, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				l, err := algorithms.New(algo, algorithms.Env{Pool: prob.Pool, Config: cfg, Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				for range T {
+					q := l.Select(algorithms.Offer{})
+					l.Observe(q, prob.Oracle.Answer(q))
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N*T), "ms/round")
+		})
+	}
+}

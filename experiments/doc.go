@@ -20,7 +20,8 @@
 // key), loop.go (Loop, the round loop), run.go (Run, checkpoints and
 // metrics), csv.go (the result CSV), fresh.go (the fresh-context reading),
 // holdout.go (the seeded split of a data problem's contexts into training
-// and held-out ones, ProblemSpec.Holdout, and FieldError).
+// and held-out ones, ProblemSpec.Holdout, and FieldError), memory.go (the
+// memory estimate of a run), hashed.go (user files hashed while parsed).
 //
 // # Problems
 //
@@ -37,6 +38,18 @@
 // experiments/pool, "cems" and "shuttle" by experiments/realdata. Errors in
 // a field's value are FieldErrors naming the field by its JSON name (which
 // nadb run turns into its flag).
+//
+// # Memory
+//
+// EstimateMemory estimates a run's memory from sizes alone: the synthetic
+// problem's data and the learner's allocations over T rounds
+// (algorithms.EstimateMemory: network, per-row scores, training batches and
+// the confidence state the learner will build). CheckMemory compares it with
+// a limit (internal/memlimit: NADB_MAX_MEMORY, else MemAvailable) and returns
+// a FieldError naming the size to reduce (K, d, contexts, T, a Config field,
+// or the pool of a problem read from files), so that nadb run refuses sizes
+// the machine cannot hold before allocating anything; algorithms.New refuses
+// a learner whose construction alone would not fit.
 //
 // # The round loop
 //

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +14,7 @@ import (
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/label"
 	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/csvtab"
 )
 
 // What suggest, export and serve share: a pool file of one's own, its
@@ -32,13 +33,17 @@ func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
 	if poolPath == "" {
 		return nil, usageError{fmt.Errorf("-pool: name the pool file (CSV context,arm,<features...>; nadb data cems writes an example)")}
 	}
-	b, sha, err := experiments.ReadHashed("-pool", poolPath, "")
+	var pf *pool.PoolFile
+	sha, err := experiments.ParseHashed("-pool", poolPath, "", func(r io.Reader) (err error) {
+		pf, err = pool.ReadPool(r, poolPath)
+		return err
+	})
+	var ce *csvtab.Error
+	if errors.As(err, &ce) {
+		return nil, usageError{fmt.Errorf("-pool: %w", err)}
+	}
 	if err != nil {
 		return nil, usageError{err}
-	}
-	pf, err := pool.ReadPool(bytes.NewReader(b), poolPath)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("-pool: %w", err)}
 	}
 	in := &poolInput{poolPath: poolPath, answersPath: answersPath, file: pf, sha: sha}
 	if answersPath == "" {

@@ -48,7 +48,8 @@ func TestREADMEConfigTable(t *testing.T) {
 }
 
 // TestBadInputExitsWithStatus2 builds the command and checks that each bad
-// flag or value exits with status 2 and a message naming the flag.
+// flag or value exits with status 2 and a message naming the flag, never a
+// stack trace (sizes are checked against a memory limit of 16 GB).
 func TestBadInputExitsWithStatus2(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "nadb")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -79,8 +80,15 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{[]string{"export", "-pool", "no-such-pool.csv", "-answers", "a.csv", "-algo", "apo"}, "no-such-pool.csv"},
 		{[]string{"serve", "-pool", "no-such-pool.csv"}, "-log"},
 		{[]string{"data", "cems"}, "-out"},
+		// Sizes beyond the memory limit are refused before anything is
+		// allocated, naming the flag to change.
+		{[]string{"run", "-K", "100000"}, "-K: the run would need about"},
+		{[]string{"run", "-width", "1000000"}, "-width: the run would need about"},
+		{[]string{"run", "-algo", "neural-adb-ucb-randctx", "-contexts", "10000", "-T", "1000000"}, "-T: the run would need about"},
+		{[]string{"run", "-contexts", "100000000", "-algo", "random"}, "-contexts: the run would need about"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = append(os.Environ(), "NADB_MAX_MEMORY=16GB")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
@@ -91,6 +99,9 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("nadb %v: stderr %q does not name %q", tc.args, stderr.String(), tc.want)
+		}
+		if strings.Contains(stderr.String(), "goroutine ") || strings.Contains(stderr.String(), "panic") {
+			t.Errorf("nadb %v: a stack trace:\n%s", tc.args, stderr.String())
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/internal/enum"
 	"github.com/neural-adb/nadb/internal/fsutil"
+	"github.com/neural-adb/nadb/internal/memlimit"
 )
 
 // configFlags registers one flag per algorithms.Config field on fs.
@@ -75,7 +76,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	quiet := fs.Bool("q", false, "do not print the table")
 	configFlags(fs, &spec.Config)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nadb run [flags]\n\nRuns one experiment and prints its metrics every -every rounds.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: nadb run [flags]\n\nRuns one experiment and prints its metrics every -every rounds. A run whose\nestimated memory exceeds the limit is refused before it starts, naming the flag\nto change: the limit is the environment variable NADB_MAX_MEMORY (such as 8GB;\n0 turns the check off), else MemAvailable of /proc/meminfo.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
@@ -111,9 +112,18 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
 		return usageError{flagError(err)}
 	}
+	// Sizes the machine cannot hold are refused before anything is
+	// allocated: a synthetic problem's from the flags, the others' once
+	// their files are read.
+	if err := checkMemory(spec, nil); err != nil {
+		return err
+	}
 	prob, err := spec.Problem.Build(spec.Seed)
 	if err != nil {
 		return usageError{flagError(err)}
+	}
+	if err := checkMemory(spec, prob.Pool); err != nil {
+		return err
 	}
 	var extraCols []string
 	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
@@ -180,6 +190,30 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return nil
 	}
 	return fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
+}
+
+// checkMemory refuses, as a usage error naming the flag to change, a run
+// whose estimated memory exceeds memlimit.Current: with pool nil, a synthetic
+// problem's run from its flags (other problems pass); else the learner's on
+// the built pool (a synthetic problem's was checked already).
+func checkMemory(spec experiments.Spec, p *algorithms.Pool) error {
+	shape, synthetic := spec.SyntheticShape()
+	if p != nil {
+		if synthetic {
+			return nil
+		}
+		shape = algorithms.ShapeOf(p)
+	} else if !synthetic {
+		return nil
+	}
+	lim, err := memlimit.Current()
+	if err != nil {
+		return usageError{err}
+	}
+	if err := experiments.CheckMemory(spec, shape, lim); err != nil {
+		return usageError{flagError(err)}
+	}
+	return nil
 }
 
 // flagError says which flag to fix when a library error names a field of

@@ -17,8 +17,9 @@ import (
 // FuzzReadAnswers); inputs the fuzzer found interesting are kept under
 // testdata/fuzz/ and run as ordinary test cases by "go test".
 
-// FuzzReadPool: ReadPool never panics; it either returns an *csvtab.Error or a
-// valid pool that WritePool and ReadPool round-trip exactly.
+// FuzzReadPool: ReadPool never panics; it returns what parsing the whole text
+// first returns (readPoolWhole), and either an *csvtab.Error or a valid pool
+// that WritePool and ReadPool round-trip exactly.
 func FuzzReadPool(f *testing.F) {
 	for _, s := range []string{
 		tinyPool,
@@ -33,6 +34,15 @@ func FuzzReadPool(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		pf, err := ReadPool(bytes.NewReader(in), "fuzz.csv")
+		whole, werr := readPoolWhole(bytes.NewReader(in), "fuzz.csv")
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("streaming error %v, whole-file error %v", err, werr)
+		}
+		if err == nil {
+			if d := cmp.Diff(whole, pf, cmpopts.IgnoreUnexported(algorithms.Pool{}), cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("streaming and whole-file pools differ (-whole +streaming):\n%s", d)
+			}
+		}
 		if err != nil {
 			var ie *csvtab.Error
 			if !errors.As(err, &ie) {

@@ -3,6 +3,7 @@ package pool
 import (
 	"bytes"
 	"errors"
+	"io"
 
 	"github.com/neural-adb/nadb/experiments"
 )
@@ -43,7 +44,7 @@ func canonical(p experiments.ProblemSpec) experiments.ProblemSpec {
 
 func resolve(p experiments.ProblemSpec) (experiments.ProblemSpec, error) {
 	var err error
-	if _, p.PoolSHA, err = experiments.ReadHashed("pool", p.Pool, p.PoolSHA); err != nil {
+	if p.PoolSHA, err = experiments.HashFile("pool", p.Pool, p.PoolSHA); err != nil {
 		return p, err
 	}
 	if p.Answers != "" {
@@ -55,12 +56,11 @@ func resolve(p experiments.ProblemSpec) (experiments.ProblemSpec, error) {
 }
 
 func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
-	b, _, err := experiments.ReadHashed("pool", p.Pool, p.PoolSHA)
-	if err != nil {
-		return nil, err
-	}
-	pf, err := ReadPool(bytes.NewReader(b), p.Pool)
-	if err != nil {
+	var pf *PoolFile
+	if _, err := experiments.ParseHashed("pool", p.Pool, p.PoolSHA, func(r io.Reader) (err error) {
+		pf, err = ReadPool(r, p.Pool)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	if p.Standardise {
@@ -70,7 +70,8 @@ func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error)
 	}
 	var ans *Answers
 	if p.Answers != "" {
-		if b, _, err = experiments.ReadHashed("answers", p.Answers, p.AnswersSHA); err != nil {
+		b, _, err := experiments.ReadHashed("answers", p.Answers, p.AnswersSHA)
+		if err != nil {
 			return nil, err
 		}
 		if ans, err = pf.ReadAnswers(bytes.NewReader(b), p.Answers); err != nil {

@@ -1,16 +1,16 @@
-// Package csvtab reads the small CSV data files of the project (pools,
-// recorded answers, the shipped real data) whole, with every row's line
+// Package csvtab reads the CSV data files of the project (pools, recorded
+// answers, the shipped real data), whole (Read, a Table) or a record at a
+// time (Reader, for files too large to hold as text), with every row's line
 // number kept, and reports problems as an Error that locates them: file,
-// line, column and column name.
+// line, column and column name. Both apply the same checks.
 package csvtab
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -57,68 +57,50 @@ type Table struct {
 // Read reads a CSV file and checks its shape: a header of distinct,
 // non-empty names and data rows with as many fields as the header.
 func Read(r io.Reader, file string) (*Table, error) {
-	data, err := io.ReadAll(r)
+	rd, err := NewReader(r, file)
 	if err != nil {
-		return nil, &Error{File: file, Msg: err.Error()}
+		return nil, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	t := &Table{File: file}
+	t := &Table{File: file, Header: rd.Header, HeaderLine: rd.HeaderLine}
 	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
+		ok, err := rd.Next()
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &Error{File: file, Line: pe.Line, Msg: fmt.Sprintf("malformed CSV at byte %d of the line: %v", pe.Column, pe.Err)}
-			}
-			return nil, &Error{File: file, Msg: err.Error()}
+			return nil, err
 		}
-		line, _ := cr.FieldPos(0)
-		for i := range rec {
-			rec[i] = strings.TrimSpace(rec[i])
+		if !ok {
+			return t, nil
 		}
-		if t.Header == nil {
-			if err := t.setHeader(rec, line); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if len(rec) != len(t.Header) {
-			return nil, &Error{File: file, Line: line, Msg: fmt.Sprintf("%d fields, but the header has %d columns", len(rec), len(t.Header))}
-		}
-		t.Rows = append(t.Rows, rec)
-		t.Lines = append(t.Lines, line)
+		t.Rows = append(t.Rows, slices.Clone(rd.rec))
+		t.Lines = append(t.Lines, rd.line)
 	}
-	if t.Header == nil {
-		return nil, &Error{File: file, Msg: "empty file: want a header line and data rows"}
-	}
-	return t, nil
-}
-
-func (t *Table) setHeader(rec []string, line int) error {
-	for i, name := range rec {
-		if name == "" {
-			return &Error{File: t.File, Line: line, Column: i + 1, Msg: "empty column name in the header"}
-		}
-		for j, prev := range rec[:i] {
-			if strings.EqualFold(prev, name) { // the rule column uses
-				return &Error{File: t.File, Line: line, Column: i + 1, Name: name,
-					Msg: fmt.Sprintf("column name repeats column %d (%s); names are compared ignoring case", j+1, prev)}
-			}
-		}
-	}
-	t.Header, t.HeaderLine = rec, line
-	return nil
 }
 
 // Column returns the index of the column named name (ignoring case), or −1.
-func (t *Table) Column(name string) int {
-	for i, h := range t.Header {
+func (t *Table) Column(name string) int { return column(t.Header, name) }
+
+// Require returns the indices of the named columns, or an error naming the
+// first one missing.
+func (t *Table) Require(names ...string) ([]int, error) {
+	return require(t.File, t.Header, t.HeaderLine, names)
+}
+
+// ErrAt returns an Error at row r, column col.
+func (t *Table) ErrAt(r, col int, format string, args ...any) *Error {
+	return errAt(t.File, t.Header, t.Lines[r], col, format, args...)
+}
+
+// Float parses the field at row r, column col as a finite number.
+func (t *Table) Float(r, col int) (float64, error) {
+	return parseFloat(t.File, t.Header, t.Lines[r], col, t.Rows[r][col])
+}
+
+// ID returns the field at row r, column col, which must not be empty.
+func (t *Table) ID(r, col int) (string, error) {
+	return id(t.File, t.Header, t.Lines[r], col, t.Rows[r][col])
+}
+
+func column(header []string, name string) int {
+	for i, h := range header {
 		if strings.EqualFold(h, name) {
 			return i
 		}
@@ -126,48 +108,41 @@ func (t *Table) Column(name string) int {
 	return -1
 }
 
-// Require returns the indices of the named columns, or an error naming the
-// first one missing.
-func (t *Table) Require(names ...string) ([]int, error) {
+func require(file string, header []string, line int, names []string) ([]int, error) {
 	idx := make([]int, len(names))
 	for k, name := range names {
-		if idx[k] = t.Column(name); idx[k] < 0 {
-			return nil, &Error{File: t.File, Line: t.HeaderLine, Msg: fmt.Sprintf("missing column %q (the header must name %s)", name, strings.Join(names, ", "))}
+		if idx[k] = column(header, name); idx[k] < 0 {
+			return nil, &Error{File: file, Line: line, Msg: fmt.Sprintf("missing column %q (the header must name %s)", name, strings.Join(names, ", "))}
 		}
 	}
 	return idx, nil
 }
 
-// ErrAt returns an Error at row r, column col.
-func (t *Table) ErrAt(r, col int, format string, args ...any) *Error {
-	e := &Error{File: t.File, Line: t.Lines[r], Msg: fmt.Sprintf(format, args...)}
+func errAt(file string, header []string, line, col int, format string, args ...any) *Error {
+	e := &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 	if col >= 0 {
-		e.Column, e.Name = col+1, t.Header[col]
+		e.Column, e.Name = col+1, header[col]
 	}
 	return e
 }
 
-// Float parses the field at row r, column col as a finite number.
-func (t *Table) Float(r, col int) (float64, error) {
-	s := t.Rows[r][col]
+func parseFloat(file string, header []string, line, col int, s string) (float64, error) {
 	if s == "" {
-		return 0, t.ErrAt(r, col, "empty value, want a number")
+		return 0, errAt(file, header, line, col, "empty value, want a number")
 	}
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, t.ErrAt(r, col, "%q is not a number", s)
+		return 0, errAt(file, header, line, col, "%q is not a number", s)
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) || err != nil {
-		return 0, t.ErrAt(r, col, "%q is not a finite number", s)
+		return 0, errAt(file, header, line, col, "%q is not a finite number", s)
 	}
 	return x, nil
 }
 
-// ID returns the field at row r, column col, which must not be empty.
-func (t *Table) ID(r, col int) (string, error) {
-	s := t.Rows[r][col]
+func id(file string, header []string, line, col int, s string) (string, error) {
 	if s == "" {
-		return "", t.ErrAt(r, col, "empty %s", t.Header[col])
+		return "", errAt(file, header, line, col, "empty %s", header[col])
 	}
 	return s, nil
 }

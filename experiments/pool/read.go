@@ -1,0 +1,234 @@
+package pool
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/csvtab"
+)
+
+// ReadPool parses a pool file (format above). file names the input in error
+// messages, which are *csvtab.Error values locating the problem.
+//
+// The file is parsed as it is read, straight into feature rows, so memory
+// stays near the size of the numbers rather than of the text: the features
+// (in chunks, in file order, then copied once into the pool's matrix in
+// context order), the identifiers and a few integers per row. A problem in
+// the content is reported only once the file's CSV shape has been checked to
+// the end, so the error is the one reading the whole file first would give.
+func ReadPool(r io.Reader, file string) (*PoolFile, error) {
+	rd, err := csvtab.NewReader(r, file)
+	if err != nil {
+		return nil, err
+	}
+	pr, first := newPoolReader(rd)
+	for {
+		ok, err := rd.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if first == nil {
+			first = pr.row(rd)
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	return pr.finish(rd)
+}
+
+// poolReader accumulates the rows of a pool file in file order.
+type poolReader struct {
+	ctxCol, armCol, utilCol int
+	featCols                []int
+
+	ctxs []*ctxRows
+	byID map[string]int32
+	x    rowChunks // features, file order
+	util []float64 // utilities, file order
+	arms []string  // arm ids, file order
+	dest []int32   // context of each row, then its row in the pool
+	pos  []int32   // arm position of each row in its context
+}
+
+// rowChunks holds rows of d values in chunks of about 512 kB, so that
+// growing it never copies what it holds.
+type rowChunks struct {
+	d      int
+	chunks [][]float64
+}
+
+// next returns room for one more row.
+func (rc *rowChunks) next() []float64 {
+	last := len(rc.chunks) - 1
+	if last < 0 || len(rc.chunks[last])+rc.d > cap(rc.chunks[last]) {
+		rc.chunks = append(rc.chunks, make([]float64, 0, max(1, (1<<16)/rc.d)*rc.d))
+		last++
+	}
+	c := rc.chunks[last]
+	rc.chunks[last] = c[:len(c)+rc.d]
+	return rc.chunks[last][len(c):]
+}
+
+// row returns row r.
+func (rc *rowChunks) row(r int) []float64 {
+	per := cap(rc.chunks[0]) / rc.d
+	c := rc.chunks[r/per]
+	return c[(r%per)*rc.d : (r%per+1)*rc.d]
+}
+
+// ctxRows is what a context has seen so far: its arms' ids with the line of
+// each (a map once there are many).
+type ctxRows struct {
+	id    string
+	line  int // line of its first row
+	arms  []string
+	lines []int
+	ids   map[string]int32 // arm id → position, when len(arms) > ctxMapAt
+}
+
+const ctxMapAt = 16
+
+// find returns the position of arm id in the context, or −1.
+func (c *ctxRows) find(id string) int {
+	if c.ids != nil {
+		if a, ok := c.ids[id]; ok {
+			return int(a)
+		}
+		return -1
+	}
+	for a, s := range c.arms {
+		if s == id {
+			return a
+		}
+	}
+	return -1
+}
+
+func (c *ctxRows) add(id string, line int) {
+	c.arms = append(c.arms, id)
+	c.lines = append(c.lines, line)
+	switch {
+	case c.ids != nil:
+		c.ids[id] = int32(len(c.arms) - 1)
+	case len(c.arms) > ctxMapAt:
+		c.ids = make(map[string]int32, 2*len(c.arms))
+		for a, s := range c.arms {
+			c.ids[s] = int32(a)
+		}
+	}
+}
+
+// newPoolReader checks the header; the error is the first problem with it.
+func newPoolReader(rd *csvtab.Reader) (*poolReader, error) {
+	pr := &poolReader{byID: map[string]int32{}}
+	cols, err := rd.Require("context", "arm")
+	if err != nil {
+		return pr, err
+	}
+	pr.ctxCol, pr.armCol, pr.utilCol = cols[0], cols[1], rd.Column("utility")
+	for i := range rd.Header {
+		if i != pr.ctxCol && i != pr.armCol && i != pr.utilCol {
+			pr.featCols = append(pr.featCols, i)
+		}
+	}
+	if len(pr.featCols) == 0 {
+		return pr, &csvtab.Error{File: rd.File, Line: rd.HeaderLine, Msg: "no feature columns: the header must be context,arm followed by at least one feature column"}
+	}
+	pr.x.d = len(pr.featCols)
+	return pr, nil
+}
+
+// row adds the reader's current row.
+func (pr *poolReader) row(rd *csvtab.Reader) error {
+	cid, err := rd.ID(pr.ctxCol)
+	if err != nil {
+		return err
+	}
+	aid, err := rd.ID(pr.armCol)
+	if err != nil {
+		return err
+	}
+	x := pr.x.next() // a failed row leaves garbage: the file is refused
+	for k, col := range pr.featCols {
+		if x[k], err = rd.Float(col); err != nil {
+			return err
+		}
+	}
+	if pr.utilCol >= 0 {
+		u, err := rd.Float(pr.utilCol)
+		if err != nil {
+			return err
+		}
+		pr.util = append(pr.util, u)
+	}
+	ci, ok := pr.byID[cid]
+	if !ok {
+		ci = int32(len(pr.ctxs))
+		cid = strings.Clone(cid)
+		pr.byID[cid] = ci
+		pr.ctxs = append(pr.ctxs, &ctxRows{id: cid, line: rd.Line()})
+	}
+	c := pr.ctxs[ci]
+	if j := c.find(aid); j >= 0 {
+		return rd.ErrAt(pr.armCol, "context %q has arm %q twice (first at line %d)", cid, aid, c.lines[j])
+	}
+	aid = strings.Clone(aid)
+	pr.dest = append(pr.dest, ci)
+	pr.pos = append(pr.pos, int32(len(c.arms)))
+	pr.arms = append(pr.arms, aid)
+	c.add(aid, rd.Line())
+	return nil
+}
+
+// finish checks the contexts' arms and moves the rows into context order.
+func (pr *poolReader) finish(rd *csvtab.Reader) (*PoolFile, error) {
+	file := rd.File
+	if len(pr.arms) == 0 {
+		return nil, &csvtab.Error{File: file, Msg: "no data rows after the header"}
+	}
+	K := len(pr.ctxs[0].arms)
+	for _, c := range pr.ctxs {
+		switch {
+		case len(c.arms) < 2:
+			return nil, &csvtab.Error{File: file, Line: c.line, Msg: fmt.Sprintf("context %q has 1 arm; every context needs at least 2 arms to form a duel", c.id)}
+		case len(c.arms) != K:
+			return nil, &csvtab.Error{File: file, Line: c.line, Msg: fmt.Sprintf("context %q has %d arms, but context %q (line %d) has %d; every context needs the same number of arms",
+				c.id, len(c.arms), pr.ctxs[0].id, pr.ctxs[0].line, K)}
+		}
+	}
+	d := len(pr.featCols)
+	n := len(pr.arms)
+	x := make([]float64, n*d)
+	arms := make([]string, n)
+	var util []float64
+	if pr.util != nil {
+		util = make([]float64, n)
+	}
+	for r, c := range pr.dest {
+		to := int(c)*K + int(pr.pos[r])
+		copy(x[to*d:(to+1)*d], pr.x.row(r))
+		arms[to] = pr.arms[r]
+		if util != nil {
+			util[to] = pr.util[r]
+		}
+	}
+	pr.x, pr.dest, pr.pos = rowChunks{}, nil, nil
+	pf := &PoolFile{Contexts: make([]string, len(pr.ctxs)), Arms: arms, Utility: util}
+	for c, cr := range pr.ctxs {
+		pf.Contexts[c] = cr.id
+	}
+	for _, col := range pr.featCols {
+		pf.Features = append(pf.Features, rd.Header[col])
+	}
+	var err error
+	if pf.Pool, err = algorithms.NewPool(len(pr.ctxs), K, d, x); err != nil {
+		return nil, &csvtab.Error{File: file, Msg: err.Error()}
+	}
+	return pf, nil
+}
