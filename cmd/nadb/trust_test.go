@@ -94,7 +94,7 @@ func TestRunInterruptedKeepsCheckpoints(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stdout := &cancelAfter{prefix: "60 ", cancel: cancel}
-	err := run(ctx, stdout, io.Discard, []string{"run", "-d", "3", "-K", "3", "-contexts", "10", "-T", "100000", "-every", "20", "-width", "8", "-out", out})
+	err := run(ctx, stdout, io.Discard, []string{"run", "-d", "3", "-K", "3", "-contexts", "10", "-T", "5000", "-every", "20", "-width", "8", "-out", out})
 	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted at t = 60") || !strings.Contains(err.Error(), out) {
 		t.Fatalf("error %v, want an interruption at t = 60 naming %s", err, out)
 	}
