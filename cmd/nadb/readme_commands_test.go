@@ -28,6 +28,17 @@ var paperScaleCommands = []string{
 // notRunCommands are README commands that are not run for another reason.
 var notRunCommands = map[string]string{
 	"make test": "the test suite itself, which contains this test",
+	"jid=$(sbatch --parsable --array=1-8 .ci/slurm/figures.sbatch)":                                                         "needs a Slurm cluster: make test-slurm runs the recipe on a one-node cluster",
+	"sbatch --dependency=afterok:$jid --kill-on-invalid-dep=yes .ci/slurm/figures.sbatch":                                   "needs a Slurm cluster: make test-slurm runs the recipe on a one-node cluster",
+	"make nadb && export PATH=$PWD/bin:$PATH":                                                                               "the labelling walkthrough, a script run in bin/walk (ignored by git): TestLabelWalkthrough runs it",
+	"mkdir -p bin/walk && cd bin/walk":                                                                                      "the labelling walkthrough: TestLabelWalkthrough runs it",
+	"nadb data cems -out cems":                                                                                              "the labelling walkthrough: TestLabelWalkthrough runs it",
+	"head -n 401 cems/answers.csv > cems/so-far.csv":                                                                        "the labelling walkthrough: TestLabelWalkthrough runs it",
+	"nadb suggest -pool cems/pool.csv -answers cems/so-far.csv -algo neural-adb-tsctx-ucb -n 10":                            "the labelling walkthrough: TestLabelWalkthrough runs it",
+	"nadb export -pool cems/pool.csv -answers cems/so-far.csv -algo neural-adb-tsctx-ucb -out policy.csv -model model.json": "the labelling walkthrough: TestLabelWalkthrough runs it",
+	"nadb export -pool cems/pool.csv -load model.json -out again.csv":                                                       "the labelling walkthrough: TestLabelWalkthrough runs it",
+	"nadb serve -pool cems/pool.csv -answers cems/so-far.csv -display cems/display.csv -log session":                        "a server that runs until interrupted: TestServeCEMS and TestLabelWalkthrough start it on another port",
+	"curl -s http://127.0.0.1:8080/api/export > session.csv":                                                                "needs the running server: TestLabelWalkthrough fetches the export",
 }
 
 // budgets are flags appended to a README command starting with the key when
@@ -183,4 +194,76 @@ func TestREADMECommands(t *testing.T) {
 func tail(out []byte, n int) string {
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// TestLabelWalkthrough runs the README's labelling walkthrough (the shell
+// block that starts with "nadb data cems") as the script it is, in a
+// temporary folder with a freshly built nadb on the PATH: the server is
+// started in the background on a free port, the export fetched from it, and
+// every file the walkthrough names must exist afterwards. It runs with
+// NADB_README_COMMANDS=1 (make test-readme).
+func TestLabelWalkthrough(t *testing.T) {
+	if os.Getenv("NADB_README_COMMANDS") != "1" {
+		t.Skip("set NADB_README_COMMANDS=1 (make test-readme) to run the README's labelling walkthrough")
+	}
+	var script []string
+	var serve, curl string
+	for _, c := range readmeCommands(t) {
+		switch {
+		case strings.HasPrefix(c, "make nadb &&"), strings.HasPrefix(c, "mkdir -p bin/walk"):
+		case strings.HasPrefix(c, "nadb serve "):
+			serve = c
+		case strings.HasPrefix(c, "curl "):
+			curl = c
+		case strings.HasPrefix(c, "nadb data cems"), strings.HasPrefix(c, "head -n"), strings.HasPrefix(c, "nadb suggest"), strings.HasPrefix(c, "nadb export"):
+			script = append(script, c)
+		}
+	}
+	if len(script) != 5 || serve == "" || curl == "" {
+		t.Fatalf("walkthrough not found in the README: %d commands, serve %q, curl %q", len(script), serve, curl)
+	}
+	bin, dir := t.TempDir(), t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "nadb"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	sh := func(ctx context.Context, line string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "sh", "-c", line)
+		cmd.Dir, cmd.Env = dir, env
+		return cmd
+	}
+	for _, line := range script {
+		if out, err := sh(context.Background(), line).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, tail(out, 20))
+		}
+	}
+	const port = "18473"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := sh(ctx, serve+" -addr 127.0.0.1:"+port)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Wait()
+	fetch := strings.Replace(curl, "127.0.0.1:8080", "127.0.0.1:"+port, 1)
+	var err error
+	for range 100 { // the server replays 400 answers before it listens
+		if err = sh(context.Background(), "curl -sf http://127.0.0.1:"+port+"/api/progress > /dev/null").Run(); err == nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("the server did not answer: %v", err)
+	}
+	if out, err := sh(context.Background(), fetch).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", fetch, err, out)
+	}
+	cancel()
+	for _, f := range []string{"cems/pool.csv", "cems/answers.csv", "cems/display.csv", "cems/so-far.csv", "policy.csv", "model.json", "again.csv", "session.csv", "session"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the walkthrough left no %s: %v", f, err)
+		}
+	}
 }
