@@ -57,7 +57,7 @@ func BenchmarkRound(b *testing.B) {
 // baseline (T = 1000, checkpoints every 50 rounds), everything included. Run
 // it with -cpu 1 for the one-core figure.
 func BenchmarkPaperRun(b *testing.B) {
-	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts",
+	for _, algo := range []string{"neural-adb-ucb", "neural-adb-ts", "neural-adb-ucb-randctx",
 		// The baselines of Section 4.
 		"random", "apo", "ae-borda", "ae-dpo", "random-nn", "neural-adb-apo", "ae-borda-nn"} {
 		b.Run(algo, func(b *testing.B) {

@@ -1,0 +1,56 @@
+package gram
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/neural-adb/nadb/internal/mlp"
+)
+
+// paperKernel returns the dense kernel of the gradient features of a
+// paper-scale pool (300 contexts × 10 arms, d = 20, w = 50) and T random
+// duels between arms of one context.
+func paperKernel(b *testing.B, T int) (*Dense, [][2]int) {
+	const contexts, arms = 300, 10
+	p := newPool(b, 1, contexts, arms, mlp.Arch{In: 20, Width: 50, Depth: 2}, false)
+	k := &Dense{N: p.feat.Rows(), Data: p.feat.GramTo(nil)}
+	return k, randomPairs(rand.New(rand.NewPCG(1, 2)), contexts, arms, T)
+}
+
+// BenchmarkAdd times T rank-one updates at paper scale from V = a·I without
+// refreshes: the O(N·t) recursion for r̃_t and the block downdates.
+func BenchmarkAdd(b *testing.B) {
+	for _, T := range []int{500, 1000} {
+		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
+			k, pairs := paperKernel(b, T)
+			for b.Loop() {
+				c := New(k, 300, 10, 1)
+				for _, p := range pairs {
+					c.Add(p[0], p[1])
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N*T), "ms/update")
+		})
+	}
+}
+
+// BenchmarkRefresh times one Refresh (Cholesky of the t×t dual Gram
+// matrix, the triangular solve for all r̃_s and the rebuilt blocks) after t
+// updates at paper scale.
+func BenchmarkRefresh(b *testing.B) {
+	for _, T := range []int{500, 1000} {
+		b.Run(fmt.Sprintf("t=%d", T), func(b *testing.B) {
+			k, pairs := paperKernel(b, T)
+			c := New(k, 300, 10, 1)
+			for _, p := range pairs {
+				c.Add(p[0], p[1])
+			}
+			for b.Loop() {
+				if err := c.Refresh(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
