@@ -1,20 +1,23 @@
 package gram
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Confidence maintains the per-context blocks Q_c = Φ_c V⁻¹ Φ_cᵀ of a pool of
 // Contexts × Arms feature rows (row n = c·Arms + a) under rank-one updates of V.
+//
+// Reads may complete a pending refresh (see RefreshEvery), so a Confidence
+// must not be read and updated, or read, from several goroutines at once.
 type Confidence struct {
 	Contexts, Arms int
-	// RefreshEvery > 0 triggers Refresh after every RefreshEvery updates.
+	// RefreshEvery > 0 schedules a Refresh after every RefreshEvery updates.
+	// The refresh runs at the first read or update that follows (it depends
+	// only on the updates and the kernel, so every value read is the same as
+	// if it had run at once), and not at all if nothing follows.
 	RefreshEvery int
 
 	reg   float64 // a in V = a·I + Σ ψψᵀ
@@ -25,6 +28,7 @@ type Confidence struct {
 	q     []float64 // Contexts × Arms × Arms
 	ell   []float64
 	buf   []float64
+	stale bool // a scheduled refresh has not run yet
 }
 
 // New returns the confidence state for V = reg·I (no updates yet). reg must be
@@ -46,7 +50,7 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 func (c *Confidence) initBlocks() {
 	K := c.Arms
 	for ctx := 0; ctx < c.Contexts; ctx++ {
-		blk := c.Block(ctx)
+		blk := c.block(ctx)
 		for a := range K {
 			for b := a; b < K; b++ {
 				v := c.k.Entry(ctx*K+a, ctx*K+b) / c.reg
@@ -63,10 +67,27 @@ func (c *Confidence) Len() int { return len(c.pairs) }
 // Reg returns a.
 func (c *Confidence) Reg() float64 { return c.reg }
 
-// Block returns Q_c (Arms×Arms, row-major). It aliases internal state: read only.
+// Block returns Q_c (Arms×Arms, row-major). It aliases internal state: read
+// only, and only until the next update.
 func (c *Confidence) Block(ctx int) []float64 {
+	c.settle()
+	return c.block(ctx)
+}
+
+// block is Block without settling a scheduled refresh.
+func (c *Confidence) block(ctx int) []float64 {
 	K := c.Arms
 	return c.q[ctx*K*K : (ctx+1)*K*K]
+}
+
+// settle runs a scheduled refresh.
+func (c *Confidence) settle() {
+	if !c.stale {
+		return
+	}
+	if err := c.Refresh(); err != nil {
+		panic(err) // V is positive definite by construction
+	}
 }
 
 // Norm2 returns ‖φ_{c,a} − φ_{c,b}‖²_{V⁻¹}, clamped at 0 against rounding.
@@ -141,6 +162,7 @@ func (c *Confidence) Row() []float64 {
 	if t == 0 {
 		return nil
 	}
+	c.settle()
 	return c.r[(t-1)*c.n : t*c.n]
 }
 
@@ -164,6 +186,7 @@ func (c *Confidence) AddRow(i int) {
 
 // add applies the update ψ = φ_i − φ_j, or ψ = φ_i when j < 0.
 func (c *Confidence) add(i, j int) {
+	c.settle()
 	t := len(c.pairs)
 	n := c.n
 	r := c.buf
@@ -180,16 +203,16 @@ func (c *Confidence) add(i, j int) {
 		}
 	}
 	if t > 0 {
+		// r −= Σ_s r̃_s ℓ_s with ℓ_s = ψ·r̃_s: one fused multiply–add chain
+		// per element over s in increasing order (package gemm).
 		if cap(c.ell) < t {
 			c.ell = make([]float64, t, 2*t)
 		}
 		ell := c.ell[:t]
 		for s := range t {
-			rs := c.r[s*n : (s+1)*n]
-			ell[s] = psiDot(rs, i, j)
+			ell[s] = -psiDot(c.r[s*n:(s+1)*n], i, j)
 		}
-		blas64.Gemv(blas.Trans, -1, blas64.General{Rows: t, Cols: n, Stride: n, Data: c.r[:t*n]},
-			blas64.Vector{N: t, Inc: 1, Data: ell}, 1, blas64.Vector{N: n, Inc: 1, Data: r})
+		gemm.AddTransMulVecTo(r, c.r[:t*n], ell, t, n)
 	}
 	gamma := 1 + psiDot(r, i, j)
 	scale := 1 / math.Sqrt(gamma)
@@ -201,71 +224,22 @@ func (c *Confidence) add(i, j int) {
 	c.pairs = append(c.pairs, [2]int{i, j})
 	c.downdateBlocks(rt)
 	if c.RefreshEvery > 0 && len(c.pairs)%c.RefreshEvery == 0 {
-		if err := c.Refresh(); err != nil {
-			panic(err) // V is positive definite by construction
-		}
+		c.stale = true
 	}
 }
 
-// downdateBlocks applies Q_c −= r̃_c r̃_cᵀ to every block.
+// downdateBlocks applies Q_c −= r̃_c r̃_cᵀ to every block, one fused
+// multiply–add per element.
 func (c *Confidence) downdateBlocks(rt []float64) {
 	K := c.Arms
 	for ctx := 0; ctx < c.Contexts; ctx++ {
-		q := c.Block(ctx)
+		q := c.block(ctx)
 		x := rt[ctx*K : (ctx+1)*K]
-		for a := range K {
-			xa := x[a]
+		for a, xa := range x {
 			row := q[a*K : (a+1)*K]
-			for b := range row {
-				row[b] -= xa * x[b]
+			for b, xb := range x {
+				row[b] = math.FMA(-xa, xb, row[b])
 			}
 		}
 	}
-}
-
-// Refresh recomputes every r̃_s and every block from scratch: it factorises the
-// t×t matrix C = a·I + ΨᵀΨ (entries from the kernel) by Cholesky, solves
-// R̃ᵀ = (1/√a) L⁻¹ Bᵀ with B = ΦΨ, and rebuilds Q_c = K0_c/a − Σ_s r̃_s,c r̃_s,cᵀ.
-func (c *Confidence) Refresh() error {
-	t := len(c.pairs)
-	if t == 0 {
-		return nil
-	}
-	n := c.n
-	// Bᵀ into the r̃ storage: row s = K0[:, i_s] − K0[:, j_s].
-	for s, p := range c.pairs {
-		ki := c.k.Column(p[0])
-		rs := c.r[s*n : (s+1)*n]
-		if p[1] < 0 {
-			copy(rs, ki)
-			continue
-		}
-		kj := c.k.Column(p[1])
-		for m := range rs {
-			rs[m] = ki[m] - kj[m]
-		}
-	}
-	cm := make([]float64, t*t)
-	for s, p := range c.pairs {
-		// C[s][s'] = ψ_s·ψ_s' = B[i_s][s'] − B[j_s][s'], read from the rows of Bᵀ.
-		for s2 := 0; s2 <= s; s2++ {
-			b2 := c.r[s2*n : (s2+1)*n]
-			v := psiDot(b2, p[0], p[1])
-			cm[s*t+s2] = v
-			cm[s2*t+s] = v
-		}
-		cm[s*t+s] += c.reg
-	}
-	chol := blas64.Symmetric{N: t, Stride: t, Data: cm, Uplo: blas.Lower}
-	if _, ok := lapack64.Potrf(chol); !ok {
-		return errors.New("gram: refresh Cholesky failed: a·I + ΨᵀΨ is not positive definite")
-	}
-	blas64.Trsm(blas.Left, blas.NoTrans, 1/math.Sqrt(c.reg),
-		blas64.Triangular{N: t, Stride: t, Data: cm, Uplo: blas.Lower, Diag: blas.NonUnit},
-		blas64.General{Rows: t, Cols: n, Stride: n, Data: c.r[:t*n]})
-	c.initBlocks()
-	for s := range t {
-		c.downdateBlocks(c.r[s*n : (s+1)*n])
-	}
-	return nil
 }
