@@ -121,23 +121,32 @@ func cholesky(w []float64, t int) bool {
 // solveLower overwrites y (t×n, row-major) holding −Y with X = L⁻¹Y for the
 // lower triangular L in w (t×t, from cholesky): row s of X is one chain of
 // fused multiply–adds over u = 0, …, s−1 of L[s][u]·x_u started from −y_s,
-// divided by −L[s][s]. As in cholesky, the blocked order continues each chain
-// in the same order and leaves every value unchanged.
+// divided by −L[s][s]. As in cholesky, the blocked order (a panel product
+// for the rows before the block, one for the rows before the sub-block, then
+// row by row) continues each chain in the same order and leaves every value
+// unchanged.
 func solveLower(w []float64, t int, y []float64, n int) {
+	const sub = 8
 	nb := refreshBlock
 	for i0 := 0; i0 < t; i0 += nb {
 		i1 := min(i0+nb, t)
 		if i0 > 0 {
 			gemm.AddMulStridedTo(y[i0*n:], n, w[i0*t:], t, y, n, i1-i0, i0, n)
 		}
-		for s := i0; s < i1; s++ {
-			if s > i0 {
-				gemm.AddMulStridedTo(y[s*n:], n, w[s*t+i0:], t, y[i0*n:], n, 1, s-i0, n)
+		for s0 := i0; s0 < i1; s0 += sub {
+			s1 := min(s0+sub, i1)
+			if s0 > i0 {
+				gemm.AddMulStridedTo(y[s0*n:], n, w[s0*t+i0:], t, y[i0*n:], n, s1-s0, s0-i0, n)
 			}
-			d := -w[s*t+s]
-			row := y[s*n : (s+1)*n]
-			for m, v := range row {
-				row[m] = v / d
+			for s := s0; s < s1; s++ {
+				if s > s0 {
+					gemm.AddMulStridedTo(y[s*n:], n, w[s*t+s0:], t, y[s0*n:], n, 1, s-s0, n)
+				}
+				d := -w[s*t+s]
+				row := y[s*n : (s+1)*n]
+				for m, v := range row {
+					row[m] = v / d
+				}
 			}
 		}
 	}
