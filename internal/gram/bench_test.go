@@ -20,23 +20,35 @@ func paperKernel(b *testing.B, T int) (*Dense, [][2]int) {
 }
 
 // BenchmarkAdd times T rank-one updates at paper scale from V = a·I without
-// refreshes: the O(N·t) recursion for r̃_t and the block downdates. The
-// cpu-ms metrics (processor time, package cputime) are the steadier figures
-// on a shared machine.
+// refreshes, each followed by the reads of a context rule: none, the block
+// of one random context (uniformly random contexts) or the largest pair norm
+// of every context (the paper's rule, eq. 3). The cpu-ms metrics (processor
+// time, package cputime) are the steadier figures on a shared machine.
 func BenchmarkAdd(b *testing.B) {
 	for _, T := range []int{500, 1000} {
-		b.Run(fmt.Sprintf("T=%d", T), func(b *testing.B) {
-			k, pairs := paperKernel(b, T)
-			cpu0 := cputime.Process()
-			for b.Loop() {
-				c := New(k, 300, 10, 1)
-				for _, p := range pairs {
-					c.Add(p[0], p[1])
+		for _, read := range []string{"none", "one", "all"} {
+			b.Run(fmt.Sprintf("T=%d/read=%s", T, read), func(b *testing.B) {
+				k, pairs := paperKernel(b, T)
+				rng := rand.New(rand.NewPCG(3, 3))
+				cpu0 := cputime.Process()
+				for b.Loop() {
+					c := New(k, 300, 10, 1)
+					for _, p := range pairs {
+						c.Add(p[0], p[1])
+						switch read {
+						case "one":
+							c.MaxPair(rng.IntN(300))
+						case "all":
+							for ctx := range 300 {
+								c.MaxPair(ctx)
+							}
+						}
+					}
 				}
-			}
-			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N*T), "ms/update")
-			b.ReportMetric(cputime.Since(cpu0).Seconds()*1e3/float64(b.N*T), "cpu-ms/update")
-		})
+				b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N*T), "ms/update")
+				b.ReportMetric(cputime.Since(cpu0).Seconds()*1e3/float64(b.N*T), "cpu-ms/update")
+			})
+		}
 	}
 }
 

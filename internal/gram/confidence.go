@@ -10,8 +10,12 @@ import (
 // Confidence maintains the per-context blocks Q_c = Φ_c V⁻¹ Φ_cᵀ of a pool of
 // Contexts × Arms feature rows (row n = c·Arms + a) under rank-one updates of V.
 //
-// Reads may complete a pending refresh (see RefreshEvery), so a Confidence
-// must not be read and updated, or read, from several goroutines at once.
+// An update computes r̃_t only on the contexts of its two rows; every other
+// context's part of r̃_t, and its block, are brought up to date when the
+// context is next read (see rows.go). The values are those of the eager
+// recursion, bit for bit, whatever the order of reads. Reads therefore
+// change internal state: a Confidence must not be used from several
+// goroutines at once.
 type Confidence struct {
 	Contexts, Arms int
 	// RefreshEvery > 0 schedules a Refresh after every RefreshEvery updates.
@@ -23,12 +27,16 @@ type Confidence struct {
 	reg   float64 // a in V = a·I + Σ ψψᵀ
 	k     Kernel
 	n     int       // rows = Contexts·Arms
-	r     []float64 // r̃_s, row s of length n
+	r     []float64 // r̃_s, row s of length n; context c's part once ver[c] > s
 	pairs [][2]int  // (i, j) of ψ = φ_i − φ_j; j = −1 for ψ = φ_i (AddRow)
 	q     []float64 // Contexts × Arms × Arms
-	ell   []float64
-	buf   []float64
-	stale bool // a scheduled refresh has not run yet
+	ver   []int     // per context: the updates its part of r and its block include
+	nl    []float64 // row s: −ℓ_s = −(ψ_s·r̃_u) for u < s, at stride ldl
+	ldl   int
+	sig   []float64 // 1/√γ_s
+	sweep int       // contexts brought up to date by reads since the last update
+	swept bool      // the reads between the last two updates walked over contexts
+	stale bool      // a scheduled refresh has not run yet
 }
 
 // New returns the confidence state for V = reg·I (no updates yet). reg must be
@@ -41,7 +49,7 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 	if k.Rows() != n {
 		panic(fmt.Sprintf("gram: kernel has %d rows, want %d contexts × %d arms", k.Rows(), contexts, arms))
 	}
-	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), buf: make([]float64, n)}
+	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), ver: make([]int, contexts)}
 	c.initBlocks()
 	return c
 }
@@ -71,10 +79,11 @@ func (c *Confidence) Reg() float64 { return c.reg }
 // only, and only until the next update.
 func (c *Confidence) Block(ctx int) []float64 {
 	c.settle()
+	c.fresh(ctx)
 	return c.block(ctx)
 }
 
-// block is Block without settling a scheduled refresh.
+// block is Q_c as it stands, perhaps behind the updates.
 func (c *Confidence) block(ctx int) []float64 {
 	K := c.Arms
 	return c.q[ctx*K*K : (ctx+1)*K*K]
@@ -163,6 +172,7 @@ func (c *Confidence) Row() []float64 {
 		return nil
 	}
 	c.settle()
+	c.catchUpAll()
 	return c.r[(t-1)*c.n : t*c.n]
 }
 
@@ -184,62 +194,71 @@ func (c *Confidence) AddRow(i int) {
 	c.add(i, -1)
 }
 
-// add applies the update ψ = φ_i − φ_j, or ψ = φ_i when j < 0.
+// add applies the update ψ = φ_i − φ_j, or ψ = φ_i when j < 0: it brings the
+// contexts of rows i and j up to date, forms −ℓ_t from their rows, computes
+// r̃_t on their columns (γ_t needs r_t at i and j) and downdates their blocks.
 func (c *Confidence) add(i, j int) {
 	c.settle()
 	t := len(c.pairs)
-	n := c.n
-	r := c.buf
-	ki := c.k.Column(i)
-	inv := 1 / c.reg
-	if j >= 0 {
-		kj := c.k.Column(j)
-		for m := range r {
-			r[m] = (ki[m] - kj[m]) * inv
-		}
-	} else {
-		for m := range r {
-			r[m] = ki[m] * inv
+	n, K := c.n, c.Arms
+	ctxs := [2]int{i / K, -1}
+	if j >= 0 && j/K != ctxs[0] {
+		ctxs[1] = j / K
+	}
+	for _, ctx := range ctxs {
+		if ctx >= 0 {
+			c.catchUp(ctx, ctx+1)
 		}
 	}
-	if t > 0 {
-		// r −= Σ_s r̃_s ℓ_s with ℓ_s = ψ·r̃_s: one fused multiply–add chain
-		// per element over s in increasing order (package gemm).
-		if cap(c.ell) < t {
-			c.ell = make([]float64, t, 2*t)
-		}
-		ell := c.ell[:t]
-		for s := range t {
-			ell[s] = -psiDot(c.r[s*n:(s+1)*n], i, j)
-		}
-		gemm.AddTransMulVecTo(r, c.r[:t*n], ell, t, n)
+	c.growNL(t + 1)
+	nl := c.nl[t*c.ldl : t*c.ldl+t]
+	for u := range nl {
+		nl[u] = -psiDot(c.r[u*n:(u+1)*n], i, j)
 	}
-	gamma := 1 + psiDot(r, i, j)
-	scale := 1 / math.Sqrt(gamma)
-	c.r = append(c.r, r...)
-	rt := c.r[t*n : (t+1)*n]
-	for m := range rt {
-		rt[m] *= scale
+	if cap(c.r) < (t+1)*n {
+		// Double: the runtime grows a long slice by a quarter at a time,
+		// and each growth copies every row so far.
+		r := make([]float64, t*n, max(2*cap(c.r), 16*n))
+		copy(r, c.r)
+		c.r = r
 	}
+	c.r = c.r[:(t+1)*n]
 	c.pairs = append(c.pairs, [2]int{i, j})
-	c.downdateBlocks(rt)
+	for _, ctx := range ctxs {
+		if ctx >= 0 {
+			c.start(t, ctx*K, K)
+			gemm.AddMulStridedTo(c.r[t*n+ctx*K:], n, nl, t, c.r[ctx*K:], n, 1, t, K)
+		}
+	}
+	rt := c.r[t*n : (t+1)*n]
+	sig := 1 / math.Sqrt(1+psiDot(rt, i, j))
+	c.sig = append(c.sig, sig)
+	for _, ctx := range ctxs {
+		if ctx < 0 {
+			continue
+		}
+		x := rt[ctx*K : (ctx+1)*K]
+		for m := range x {
+			x[m] *= sig
+		}
+		c.downdate(ctx, x)
+		c.ver[ctx] = t + 1
+	}
+	c.swept, c.sweep = c.sweep > 1, 0
 	if c.RefreshEvery > 0 && len(c.pairs)%c.RefreshEvery == 0 {
 		c.stale = true
 	}
 }
 
-// downdateBlocks applies Q_c −= r̃_c r̃_cᵀ to every block, one fused
-// multiply–add per element.
-func (c *Confidence) downdateBlocks(rt []float64) {
+// downdate applies Q_c −= x xᵀ with x = r̃_s restricted to context ctx, one
+// fused multiply–add per element.
+func (c *Confidence) downdate(ctx int, x []float64) {
 	K := c.Arms
-	for ctx := 0; ctx < c.Contexts; ctx++ {
-		q := c.block(ctx)
-		x := rt[ctx*K : (ctx+1)*K]
-		for a, xa := range x {
-			row := q[a*K : (a+1)*K]
-			for b, xb := range x {
-				row[b] = math.FMA(-xa, xb, row[b])
-			}
+	q := c.block(ctx)
+	for a, xa := range x {
+		row := q[a*K : (a+1)*K]
+		for b, xb := range x {
+			row[b] = math.FMA(-xa, xb, row[b])
 		}
 	}
 }

@@ -131,7 +131,7 @@ func TestPathsBitIdentical(t *testing.T) {
 	for _, path := range gemm.Available() {
 		prev := gemm.Use(path)
 		c := run()
-		got := []snapshot{{append([]float64(nil), c.q...), append([]float64(nil), c.r...)}}
+		got := []snapshot{{append([]float64(nil), c.allBlocks()...), append([]float64(nil), c.r...)}}
 		if err := c.Refresh(); err != nil {
 			t.Fatal(err)
 		}

@@ -57,8 +57,12 @@ func (c *Confidence) Refresh() error {
 	}
 	solveLower(w, t, c.r[:t*n], n)
 	c.initBlocks()
-	for s := range t {
-		c.downdateBlocks(c.r[s*n : (s+1)*n])
+	K := c.Arms
+	for ctx := range c.Contexts {
+		for s := range t {
+			c.downdate(ctx, c.r[s*n+ctx*K:s*n+(ctx+1)*K])
+		}
+		c.ver[ctx] = t
 	}
 	return nil
 }
@@ -121,33 +125,11 @@ func cholesky(w []float64, t int) bool {
 // solveLower overwrites y (t×n, row-major) holding −Y with X = L⁻¹Y for the
 // lower triangular L in w (t×t, from cholesky): row s of X is one chain of
 // fused multiply–adds over u = 0, …, s−1 of L[s][u]·x_u started from −y_s,
-// divided by −L[s][s]. As in cholesky, the blocked order (a panel product
-// for the rows before the block, one for the rows before the sub-block, then
-// row by row) continues each chain in the same order and leaves every value
-// unchanged.
+// divided by −L[s][s] (substitute).
 func solveLower(w []float64, t int, y []float64, n int) {
-	const sub = 8
-	nb := refreshBlock
-	for i0 := 0; i0 < t; i0 += nb {
-		i1 := min(i0+nb, t)
-		if i0 > 0 {
-			gemm.AddMulStridedTo(y[i0*n:], n, w[i0*t:], t, y, n, i1-i0, i0, n)
-		}
-		for s0 := i0; s0 < i1; s0 += sub {
-			s1 := min(s0+sub, i1)
-			if s0 > i0 {
-				gemm.AddMulStridedTo(y[s0*n:], n, w[s0*t+i0:], t, y[i0*n:], n, s1-s0, s0-i0, n)
-			}
-			for s := s0; s < s1; s++ {
-				if s > s0 {
-					gemm.AddMulStridedTo(y[s*n:], n, w[s*t+s0:], t, y[s0*n:], n, 1, s-s0, n)
-				}
-				d := -w[s*t+s]
-				row := y[s*n : (s+1)*n]
-				for m, v := range row {
-					row[m] = v / d
-				}
-			}
-		}
+	d := make([]float64, t)
+	for s := range d {
+		d[s] = -w[s*t+s]
 	}
+	substitute(y, n, n, w, t, 0, t, d, true)
 }
