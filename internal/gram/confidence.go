@@ -37,6 +37,11 @@ type Confidence struct {
 	sweep int       // contexts brought up to date by reads since the last update
 	swept bool      // the reads between the last two updates walked over contexts
 	stale bool      // a scheduled refresh has not run yet
+
+	// MaxPairBound's norm and largest diagonal entry of each stale block,
+	// valid while the context's ver equals bver.
+	bnorm, bdiag []float64
+	bver         []int
 }
 
 // New returns the confidence state for V = reg·I (no updates yet). reg must be
@@ -49,7 +54,11 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 	if k.Rows() != n {
 		panic(fmt.Sprintf("gram: kernel has %d rows, want %d contexts × %d arms", k.Rows(), contexts, arms))
 	}
-	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), ver: make([]int, contexts)}
+	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), ver: make([]int, contexts),
+		bnorm: make([]float64, contexts), bdiag: make([]float64, contexts), bver: make([]int, contexts)}
+	for i := range c.bver {
+		c.bver[i] = -1
+	}
 	c.initBlocks()
 	return c
 }
@@ -126,41 +135,38 @@ func psiDot(v []float64, i, j int) float64 {
 // MaxPair returns the pair (a < b) of context ctx with the largest norm and
 // that squared norm. Exact ties go to the first pair in row-major order.
 func (c *Confidence) MaxPair(ctx int) (a, b int, norm2 float64) {
-	K := c.Arms
-	q := c.Block(ctx)
-	norm2 = -1
-	for i := range K {
-		for j := i + 1; j < K; j++ {
-			v := q[i*K+i] + q[j*K+j] - 2*q[i*K+j]
-			if v > norm2 {
-				a, b, norm2 = i, j, v
-			}
-		}
-	}
+	a, b, norm2, _ = maxPairOf(c.Block(ctx), c.Arms, nil)
 	return a, b, max(norm2, 0)
 }
 
 // MaxPairFunc is MaxPair over the pairs (a < b) for which ok(a, b) holds;
 // norm2 is −1 (and a = b = 0) when none does.
 func (c *Confidence) MaxPairFunc(ctx int, ok func(a, b int) bool) (a, b int, norm2 float64) {
-	K := c.Arms
-	q := c.Block(ctx)
+	a, b, norm2, _ = maxPairOf(c.Block(ctx), c.Arms, ok)
+	if norm2 < 0 {
+		return a, b, norm2
+	}
+	return a, b, max(norm2, 0)
+}
+
+// maxPairOf returns the first pair (a < b) of the K×K block q with the
+// largest q_aa + q_bb − 2q_ab among those ok allows (all if ok is nil), that
+// value and whether any pair is allowed; −1 and a = b = 0 if none is.
+func maxPairOf(q []float64, K int, ok func(a, b int) bool) (a, b int, norm2 float64, found bool) {
 	norm2 = -1
 	for i := range K {
 		for j := i + 1; j < K; j++ {
-			if !ok(i, j) {
+			if ok != nil && !ok(i, j) {
 				continue
 			}
+			found = true
 			v := q[i*K+i] + q[j*K+j] - 2*q[i*K+j]
 			if v > norm2 {
 				a, b, norm2 = i, j, v
 			}
 		}
 	}
-	if norm2 < 0 {
-		return a, b, norm2
-	}
-	return a, b, max(norm2, 0)
+	return a, b, norm2, found
 }
 
 // Row returns the most recent update vector r̃_t over all pool rows (read only);
@@ -244,7 +250,7 @@ func (c *Confidence) add(i, j int) {
 		c.downdate(ctx, x)
 		c.ver[ctx] = t + 1
 	}
-	c.swept, c.sweep = c.sweep > 1, 0
+	c.swept, c.sweep = c.sweep > sweepReads, 0
 	if c.RefreshEvery > 0 && len(c.pairs)%c.RefreshEvery == 0 {
 		c.stale = true
 	}

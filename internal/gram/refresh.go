@@ -63,6 +63,7 @@ func (c *Confidence) Refresh() error {
 			c.downdate(ctx, c.r[s*n+ctx*K:s*n+(ctx+1)*K])
 		}
 		c.ver[ctx] = t
+		c.bver[ctx] = -1
 	}
 	return nil
 }

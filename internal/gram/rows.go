@@ -14,11 +14,15 @@ import "github.com/neural-adb/nadb/internal/gemm"
 // whole pool at update s; the blocked order of substitute continues it
 // without changing it. So every value equals the eager one bit for bit, and
 // a context that is not read costs nothing until it is. A reader that walks
-// over the contexts (a context rule that scores them all) is recognised at
-// its second stale context, or at its first if the reads before the last
-// update walked too: that read brings its whole run of contexts behind by
-// the same updates up to date at once, in full-width products over the rows
-// of r̃ as the eager recursion would.
+// over the contexts (a context rule that scores them all) is recognised
+// after sweepReads stale contexts, or at its first if the reads before the
+// last update walked too: from then on a read brings its whole run of
+// contexts behind by the same updates up to date at once, in full-width
+// products over the rows of r̃ as the eager recursion would.
+
+// sweepReads is the number of stale contexts read since the last update
+// after which a read is taken for part of a walk over the contexts.
+const sweepReads = 16
 
 // fresh brings context ctx up to date for a read.
 func (c *Confidence) fresh(ctx int) {
@@ -27,7 +31,7 @@ func (c *Confidence) fresh(ctx int) {
 		return
 	}
 	c0, c1 := ctx, ctx+1
-	if c.sweep > 0 || c.swept {
+	if c.sweep >= sweepReads || c.swept {
 		for c0 > 0 && c.ver[c0-1] == v {
 			c0--
 		}
