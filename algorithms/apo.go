@@ -55,11 +55,7 @@ func newAPO(env Env, m duelModel, conf Confidence) *APO {
 func (l *APO) Select(o Offer) Query {
 	l.ctxs = o.ContextList(l.pool, l.ctxs)
 	l.norms = resize(l.norms, len(l.ctxs))
-	norms := l.norms
-	for i, c := range l.ctxs {
-		_, _, norms[i] = maxPair(l.conf, o, c)
-	}
-	c := l.ctxs[ArgmaxRand(norms, -1, l.rng)]
+	c := argmaxMaxPair(l.conf, o, l.ctxs, l.norms, l.rng)
 	a, b, _ := maxPair(l.conf, o, c)
 	return Query{Context: c, Arm1: a, Arm2: b}
 }

@@ -1,6 +1,10 @@
 package algorithms
 
-import "github.com/neural-adb/nadb/internal/gram"
+import (
+	"math/rand/v2"
+
+	"github.com/neural-adb/nadb/internal/gram"
+)
 
 // Confidence is the exact confidence state of V = a·I + Σ_s ψ_s ψ_sᵀ (eqs. 3
 // and 6) that the learners read: norms ‖·‖²_{V⁻¹} of arm pairs and arms of
@@ -30,4 +34,51 @@ func maxPair(conf Confidence, o Offer, c int) (a, b int, norm2 float64) {
 		return conf.MaxPair(c)
 	}
 	return conf.MaxPairFunc(c, func(a, b int) bool { return o.Allowed(c, a, b) })
+}
+
+// boundedConfidence is a Confidence that can bound a context's largest pair
+// norm without bringing the context up to date (gram.Confidence).
+type boundedConfidence interface {
+	MaxPairBound(c int, ok func(a, b int) bool) (norm2 float64, exact bool)
+}
+
+// argmaxMaxPair returns ctxs[ArgmaxRand(norms, -1, rng)] for the norms
+// norms[i] of maxPair(conf, o, ctxs[i]), with the same draws from rng. When
+// conf can bound norms it reads the norm of a context only if its bound
+// reaches the largest norm read so far: a context below it can neither be
+// ArgmaxRand's new maximum nor tie with it, so ArgmaxRand's walk, and its
+// draws, are the same. Entries of norms for skipped contexts are left as
+// they were.
+func argmaxMaxPair(conf Confidence, o Offer, ctxs []int, norms []float64, rng *rand.Rand) int {
+	bc, ok := conf.(boundedConfidence)
+	if !ok {
+		for i, c := range ctxs {
+			_, _, norms[i] = maxPair(conf, o, c)
+		}
+		return ctxs[ArgmaxRand(norms, -1, rng)]
+	}
+	best, ties := -1, 0
+	for i, c := range ctxs {
+		if best >= 0 {
+			var allowed func(a, b int) bool
+			if o.Allowed != nil {
+				allowed = func(a, b int) bool { return o.Allowed(c, a, b) }
+			}
+			if bound, exact := bc.MaxPairBound(c, allowed); !exact && bound < norms[best] {
+				continue
+			}
+		}
+		_, _, v := maxPair(conf, o, c)
+		norms[i] = v
+		switch {
+		case best < 0 || v > norms[best]:
+			best, ties = i, 1
+		case v == norms[best]:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return ctxs[best]
 }

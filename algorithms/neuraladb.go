@@ -64,11 +64,7 @@ func NewNeuralADB(env Env, thompson bool, rule func(*NeuralADB, Offer) int) (*Ne
 func MaxNormContext(l *NeuralADB, o Offer) int {
 	l.ctxs = o.ContextList(l.Pool, l.ctxs)
 	l.scratch = resize(l.scratch, max(len(l.ctxs), l.Pool.Arms))
-	norms := l.scratch[:len(l.ctxs)]
-	for i, c := range l.ctxs {
-		_, _, norms[i] = l.MaxPair(o, c)
-	}
-	return l.ctxs[ArgmaxRand(norms, -1, l.Rng)]
+	return argmaxMaxPair(l.Conf, o, l.ctxs, l.scratch[:len(l.ctxs)], l.Rng)
 }
 
 // Select implements Learner.
