@@ -57,13 +57,15 @@ func argmaxMaxPair(conf Confidence, o Offer, ctxs []int, norms []float64, rng *r
 		}
 		return ctxs[ArgmaxRand(norms, -1, rng)]
 	}
+	var cur int
+	var allowed func(a, b int) bool
+	if o.Allowed != nil {
+		allowed = func(a, b int) bool { return o.Allowed(cur, a, b) }
+	}
 	best, ties := -1, 0
 	for i, c := range ctxs {
 		if best >= 0 {
-			var allowed func(a, b int) bool
-			if o.Allowed != nil {
-				allowed = func(a, b int) bool { return o.Allowed(c, a, b) }
-			}
+			cur = c
 			if bound, exact := bc.MaxPairBound(c, allowed); !exact && bound < norms[best] {
 				continue
 			}
