@@ -57,15 +57,18 @@ func argmaxMaxPair(conf Confidence, o Offer, ctxs []int, norms []float64, rng *r
 		}
 		return ctxs[ArgmaxRand(norms, -1, rng)]
 	}
-	var cur int
+	var cur *int // the context allowed asks about; nil without Allowed
 	var allowed func(a, b int) bool
 	if o.Allowed != nil {
-		allowed = func(a, b int) bool { return o.Allowed(cur, a, b) }
+		cur = new(int)
+		allowed = func(a, b int) bool { return o.Allowed(*cur, a, b) }
 	}
 	best, ties := -1, 0
 	for i, c := range ctxs {
 		if best >= 0 {
-			cur = c
+			if cur != nil {
+				*cur = c
+			}
 			if bound, exact := bc.MaxPairBound(c, allowed); !exact && bound < norms[best] {
 				continue
 			}
