@@ -39,5 +39,6 @@ func (c *Confidence) MaxPairBound(ctx int, ok func(a, b int) bool) (norm2 float6
 			c.bnorm[ctx], c.bdiag[ctx], c.bver[ctx] = norm2, diag, c.ver[ctx]
 		}
 	}
-	return norm2 + float64(4*delta+9)*32*0x1p-53*2*diag, false
+	margin := float64(4*delta+9) * 32 * 0x1p-53 * 2 * diag
+	return norm2 + margin, false
 }
