@@ -39,6 +39,6 @@ func (c *Confidence) MaxPairBound(ctx int, ok func(a, b int) bool) (norm2 float6
 			c.bnorm[ctx], c.bdiag[ctx], c.bver[ctx] = norm2, diag, c.ver[ctx]
 		}
 	}
-	margin := float64(4*delta+9) * 32 * 0x1p-53 * 2 * diag
+	margin := float64(float64(4*delta+9) * 32 * 0x1p-53 * 2 * diag) // rounded: never fused with the sum
 	return norm2 + margin, false
 }
