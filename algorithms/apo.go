@@ -55,15 +55,11 @@ func newAPO(env Env, m duelModel, conf Confidence) *APO {
 func (l *APO) Select(o Offer) Query {
 	l.ctxs = o.ContextList(l.pool, l.ctxs)
 	var c int
-	if bc, ok := l.conf.(boundedConfidence); ok {
+	if bc, ok := l.conf.(boundedConfidence); ok { // a large pool: lazily solved blocks
 		c = l.ctxs[maxNormArgmax(bc, o, l.ctxs, l.pool.Arms, l.rng)]
 	} else {
 		l.norms = resize(l.norms, len(l.ctxs))
-		norms := l.norms
-		for i, c := range l.ctxs {
-			_, _, norms[i] = maxPair(l.conf, o, c, l.pool.Arms)
-		}
-		c = l.ctxs[ArgmaxRand(norms, -1, l.rng)]
+		c = argmaxMaxPair(l.conf, o, l.ctxs, l.norms, l.pool.Arms, l.rng)
 	}
 	a, b, _ := maxPair(l.conf, o, c, l.pool.Arms)
 	return Query{Context: c, Arm1: a, Arm2: b}

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"github.com/neural-adb/nadb/internal/gram"
 )
@@ -49,4 +50,56 @@ func maxPair(conf Confidence, o Offer, c, arms int) (a, b int, norm2 float64) {
 		}
 	}
 	panic("algorithms: an offered context without an allowed pair")
+}
+
+// staleBounder is a Confidence that can bound a context's largest pair norm
+// without bringing the context up to date (gram.Confidence).
+type staleBounder interface {
+	MaxPairBound(c int, ok func(a, b int) bool) (norm2 float64, exact bool)
+}
+
+// argmaxMaxPair returns ctxs[ArgmaxRand(norms, -1, rng)] for the norms
+// norms[i] of maxPair(conf, o, ctxs[i]), with the same draws from rng. When
+// conf can bound norms it reads the norm of a context only if its bound
+// reaches the largest norm read so far: a context below it can neither be
+// ArgmaxRand's new maximum nor tie with it, so ArgmaxRand's walk, and its
+// draws, are the same. Entries of norms for skipped contexts are left as
+// they were.
+func argmaxMaxPair(conf Confidence, o Offer, ctxs []int, norms []float64, arms int, rng *rand.Rand) int {
+	bc, ok := conf.(staleBounder)
+	if !ok {
+		for i, c := range ctxs {
+			_, _, norms[i] = maxPair(conf, o, c, arms)
+		}
+		return ctxs[ArgmaxRand(norms, -1, rng)]
+	}
+	var cur *int // the context allowed asks about; nil without Allowed
+	var allowed func(a, b int) bool
+	if o.Allowed != nil {
+		cur = new(int)
+		allowed = func(a, b int) bool { return o.Allowed(*cur, a, b) }
+	}
+	best, ties := -1, 0
+	for i, c := range ctxs {
+		if best >= 0 {
+			if cur != nil {
+				*cur = c
+			}
+			if bound, exact := bc.MaxPairBound(c, allowed); !exact && bound < norms[best] {
+				continue
+			}
+		}
+		_, _, v := maxPair(conf, o, c, arms)
+		norms[i] = v
+		switch {
+		case best < 0 || v > norms[best]:
+			best, ties = i, 1
+		case v == norms[best]:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return ctxs[best]
 }

@@ -67,11 +67,7 @@ func MaxNormContext(l *NeuralADB, o Offer) int {
 		return l.ctxs[maxNormArgmax(bc, o, l.ctxs, l.Pool.Arms, l.Rng)]
 	}
 	l.scratch = resize(l.scratch, max(len(l.ctxs), l.Pool.Arms))
-	norms := l.scratch[:len(l.ctxs)]
-	for i, c := range l.ctxs {
-		_, _, norms[i] = l.MaxPair(o, c)
-	}
-	return l.ctxs[ArgmaxRand(norms, -1, l.Rng)]
+	return argmaxMaxPair(l.Conf, o, l.ctxs, l.scratch[:len(l.ctxs)], l.Pool.Arms, l.Rng)
 }
 
 // Select implements Learner.

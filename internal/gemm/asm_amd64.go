@@ -71,6 +71,21 @@ func maskAsm(p Path, d, h []float64) (dt, ht []float64) {
 	return d[n:], h[n:]
 }
 
+// adamAsm runs the Adam kernel of path p over the longest prefix that is a
+// whole number of vectors and returns its length; the caller finishes the
+// rest with adamGo.
+func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int {
+	f, lanes := avx2Adam, avx2.lanes
+	if p == AVX512 {
+		f, lanes = avx512Adam, avx512.lanes
+	}
+	n := len(g) / lanes * lanes
+	if n > 0 {
+		f(&theta[0], &m[0], &v[0], &g[0], n, c)
+	}
+	return n
+}
+
 // kc is the number of terms t one pass over a tile takes before the tile
 // is stored and the next pass reloads it: a long inner dimension (the rows
 // of a batch in AddTransMulTo) then streams through the cache in blocks.

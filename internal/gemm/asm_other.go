@@ -11,3 +11,5 @@ func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks
 func reluAsm(p Path, x []float64) []float64 { return x }
 
 func maskAsm(p Path, d, h []float64) (dt, ht []float64) { return d, h }
+
+func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int { return 0 }

@@ -6,8 +6,16 @@
 //	MulVecTo          y = A·x      A m×k          (output layer, NTK columns)
 //	AddTransMulVecTo  y += Aᵀ·x    A m×k, x m     (output-weight gradient)
 //
-// and two element-wise steps decided on bits alone: ReLU (x ← +0 where the
-// sign bit is set) and Mask (d ← +0 where h is +0, the ReLU derivative).
+// the same products on blocks of larger matrices (rows at a stride), for the
+// blocked Cholesky factorisation and triangular solve of package gram,
+//
+//	AddMulStridedTo       C += A·B
+//	AddTransMulStridedTo  C += Aᵀ·B
+//
+// two element-wise steps decided on bits alone: ReLU (x ← +0 where the
+// sign bit is set) and Mask (d ← +0 where h is +0, the ReLU derivative),
+// and AdamStep, the Adam update of every parameter as a fixed sequence of
+// correctly rounded operations (product, sum, quotient, square root).
 //
 // Matrices are row-major with rows stored contiguously (stride = columns).
 // Destinations must not overlap the operands. Slices shorter than their
@@ -40,7 +48,9 @@
 // NADB_PUREGO=1 in the environment forces PureGo, and Use switches paths in a
 // running process (for tests and benchmarks that compare them). The test
 // TestPathsBitIdentical requires bit-identical results from every path of the
-// machine and from a plain reference loop over many shapes.
+// machine and from a plain reference loop over many shapes;
+// TestStridedBitIdentical and TestAdamStepBitIdentical do the same for the
+// strided products and the Adam step.
 //
 // # Kernels
 //

@@ -83,6 +83,9 @@ func avx2ReLU(x *float64, n int)
 func avx2Mask(d *float64, h *float64, n int)
 
 //go:noescape
+func avx2Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
+
+//go:noescape
 func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 
 //go:noescape
@@ -267,3 +270,6 @@ func avx512ReLU(x *float64, n int)
 
 //go:noescape
 func avx512Mask(d *float64, h *float64, n int)
+
+//go:noescape
+func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)

@@ -1690,6 +1690,57 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
+// Requires: AVX
+TEXT ·avx2Adam(SB), NOSPLIT, $0-48
+	MOVQ         theta+0(FP), AX
+	MOVQ         m+8(FP), CX
+	MOVQ         v+16(FP), DX
+	MOVQ         grad+24(FP), BX
+	MOVQ         n+32(FP), SI
+	MOVQ         c+40(FP), DI
+	VBROADCASTSD (DI), Y0
+	VBROADCASTSD 8(DI), Y1
+	VBROADCASTSD 16(DI), Y2
+	VBROADCASTSD 24(DI), Y3
+	VBROADCASTSD 32(DI), Y4
+	VBROADCASTSD 40(DI), Y5
+	VBROADCASTSD 48(DI), Y6
+	VBROADCASTSD 56(DI), Y7
+	TESTQ        SI, SI
+	JZ           done
+
+loop:
+	VMOVUPD (BX), Y8
+	VMULPD  (CX), Y0, Y9
+	VMULPD  Y8, Y1, Y11
+	VADDPD  Y11, Y9, Y9
+	VMOVUPD Y9, (CX)
+	VMULPD  (DX), Y2, Y10
+	VMULPD  Y8, Y3, Y11
+	VMULPD  Y8, Y11, Y11
+	VADDPD  Y11, Y10, Y10
+	VMOVUPD Y10, (DX)
+	VDIVPD  Y4, Y9, Y11
+	VMULPD  Y11, Y6, Y11
+	VDIVPD  Y5, Y10, Y8
+	VSQRTPD Y8, Y8
+	VADDPD  Y7, Y8, Y8
+	VDIVPD  Y8, Y11, Y11
+	VMOVUPD (AX), Y8
+	VSUBPD  Y11, Y8, Y8
+	VMOVUPD Y8, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, BX
+	SUBQ    $0x00000004, SI
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-80
@@ -7293,6 +7344,57 @@ loop:
 	ADDQ        $0x00000100, CX
 	SUBQ        $0x00000020, DX
 	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512Adam(SB), NOSPLIT, $0-48
+	MOVQ         theta+0(FP), AX
+	MOVQ         m+8(FP), CX
+	MOVQ         v+16(FP), DX
+	MOVQ         grad+24(FP), BX
+	MOVQ         n+32(FP), SI
+	MOVQ         c+40(FP), DI
+	VBROADCASTSD (DI), Z0
+	VBROADCASTSD 8(DI), Z1
+	VBROADCASTSD 16(DI), Z2
+	VBROADCASTSD 24(DI), Z3
+	VBROADCASTSD 32(DI), Z4
+	VBROADCASTSD 40(DI), Z5
+	VBROADCASTSD 48(DI), Z6
+	VBROADCASTSD 56(DI), Z7
+	TESTQ        SI, SI
+	JZ           done
+
+loop:
+	VMOVUPD (BX), Z8
+	VMULPD  (CX), Z0, Z9
+	VMULPD  Z8, Z1, Z11
+	VADDPD  Z11, Z9, Z9
+	VMOVUPD Z9, (CX)
+	VMULPD  (DX), Z2, Z10
+	VMULPD  Z8, Z3, Z11
+	VMULPD  Z8, Z11, Z11
+	VADDPD  Z11, Z10, Z10
+	VMOVUPD Z10, (DX)
+	VDIVPD  Z4, Z9, Z11
+	VMULPD  Z11, Z6, Z11
+	VDIVPD  Z5, Z10, Z8
+	VSQRTPD Z8, Z8
+	VADDPD  Z7, Z8, Z8
+	VDIVPD  Z8, Z11, Z11
+	VMOVUPD (AX), Z8
+	VSUBPD  Z11, Z8, Z8
+	VMOVUPD Z8, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000008, SI
+	JNZ     loop
 
 done:
 	VZEROUPPER

@@ -99,7 +99,7 @@ func TestAddRowAgainstFromScratchCholesky(t *testing.T) {
 				c.AddRow(i)
 			}
 			want := p.referenceMixed(t, tc.reg, ups)
-			if e := relErr(c.q, want); e > 1e-9 {
+			if e := relErr(c.allBlocks(), want); e > 1e-9 {
 				t.Fatalf("after %d updates: relative error %.3g > 1e-9", len(ups), e)
 			}
 			for ctx := range contexts {
@@ -113,7 +113,7 @@ func TestAddRowAgainstFromScratchCholesky(t *testing.T) {
 			if err := c.Refresh(); err != nil {
 				t.Fatal(err)
 			}
-			if e := relErr(c.q, want); e > 1e-9 {
+			if e := relErr(c.allBlocks(), want); e > 1e-9 {
 				t.Fatalf("after Refresh: relative error %.3g > 1e-9", e)
 			}
 		})

@@ -1,30 +1,47 @@
 package gram
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Confidence maintains the per-context blocks Q_c = Φ_c V⁻¹ Φ_cᵀ of a pool of
 // Contexts × Arms feature rows (row n = c·Arms + a) under rank-one updates of V.
+//
+// An update computes r̃_t only on the contexts of its two rows; every other
+// context's part of r̃_t, and its block, are brought up to date when the
+// context is next read (see rows.go). The values are those of the eager
+// recursion, bit for bit, whatever the order of reads. Reads therefore
+// change internal state: a Confidence must not be used from several
+// goroutines at once.
 type Confidence struct {
 	Contexts, Arms int
-	// RefreshEvery > 0 triggers Refresh after every RefreshEvery updates.
+	// RefreshEvery > 0 schedules a Refresh after every RefreshEvery updates.
+	// The refresh runs at the first read or update that follows (it depends
+	// only on the updates and the kernel, so every value read is the same as
+	// if it had run at once), and not at all if nothing follows.
 	RefreshEvery int
 
 	reg   float64 // a in V = a·I + Σ ψψᵀ
 	k     Kernel
 	n     int       // rows = Contexts·Arms
-	r     []float64 // r̃_s, row s of length n
+	r     []float64 // r̃_s, row s of length n; context c's part once ver[c] > s
 	pairs [][2]int  // (i, j) of ψ = φ_i − φ_j; j = −1 for ψ = φ_i (AddRow)
 	q     []float64 // Contexts × Arms × Arms
-	ell   []float64
-	buf   []float64
+	ver   []int     // per context: the updates its part of r and its block include
+	nl    []float64 // row s: −ℓ_s = −(ψ_s·r̃_u) for u < s, at stride ldl
+	ldl   int
+	sig   []float64 // 1/√γ_s
+	sweep int       // contexts brought up to date by reads since the last update
+	swept bool      // the reads between the last two updates walked over contexts
+	stale bool      // a scheduled refresh has not run yet
+
+	// MaxPairBound's norm and largest diagonal entry of each stale block,
+	// valid while the context's ver equals bver.
+	bnorm, bdiag []float64
+	bver         []int
 }
 
 // New returns the confidence state for V = reg·I (no updates yet). reg must be
@@ -37,7 +54,11 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 	if k.Rows() != n {
 		panic(fmt.Sprintf("gram: kernel has %d rows, want %d contexts × %d arms", k.Rows(), contexts, arms))
 	}
-	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), buf: make([]float64, n)}
+	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), ver: make([]int, contexts),
+		bnorm: make([]float64, contexts), bdiag: make([]float64, contexts), bver: make([]int, contexts)}
+	for i := range c.bver {
+		c.bver[i] = -1
+	}
 	c.initBlocks()
 	return c
 }
@@ -46,7 +67,7 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 func (c *Confidence) initBlocks() {
 	K := c.Arms
 	for ctx := 0; ctx < c.Contexts; ctx++ {
-		blk := c.Block(ctx)
+		blk := c.block(ctx)
 		for a := range K {
 			for b := a; b < K; b++ {
 				v := c.k.Entry(ctx*K+a, ctx*K+b) / c.reg
@@ -63,10 +84,28 @@ func (c *Confidence) Len() int { return len(c.pairs) }
 // Reg returns a.
 func (c *Confidence) Reg() float64 { return c.reg }
 
-// Block returns Q_c (Arms×Arms, row-major). It aliases internal state: read only.
+// Block returns Q_c (Arms×Arms, row-major). It aliases internal state: read
+// only, and only until the next update.
 func (c *Confidence) Block(ctx int) []float64 {
+	c.settle()
+	c.fresh(ctx)
+	return c.block(ctx)
+}
+
+// block is Q_c as it stands, perhaps behind the updates.
+func (c *Confidence) block(ctx int) []float64 {
 	K := c.Arms
 	return c.q[ctx*K*K : (ctx+1)*K*K]
+}
+
+// settle runs a scheduled refresh.
+func (c *Confidence) settle() {
+	if !c.stale {
+		return
+	}
+	if err := c.Refresh(); err != nil {
+		panic(err) // V is positive definite by construction
+	}
 }
 
 // Norm2 returns ‖φ_{c,a} − φ_{c,b}‖²_{V⁻¹}, clamped at 0 against rounding.
@@ -96,41 +135,38 @@ func psiDot(v []float64, i, j int) float64 {
 // MaxPair returns the pair (a < b) of context ctx with the largest norm and
 // that squared norm. Exact ties go to the first pair in row-major order.
 func (c *Confidence) MaxPair(ctx int) (a, b int, norm2 float64) {
-	K := c.Arms
-	q := c.Block(ctx)
-	norm2 = -1
-	for i := range K {
-		for j := i + 1; j < K; j++ {
-			v := q[i*K+i] + q[j*K+j] - 2*q[i*K+j]
-			if v > norm2 {
-				a, b, norm2 = i, j, v
-			}
-		}
-	}
+	a, b, norm2, _ = maxPairOf(c.Block(ctx), c.Arms, nil)
 	return a, b, max(norm2, 0)
 }
 
 // MaxPairFunc is MaxPair over the pairs (a < b) for which ok(a, b) holds;
 // norm2 is −1 (and a = b = 0) when none does.
 func (c *Confidence) MaxPairFunc(ctx int, ok func(a, b int) bool) (a, b int, norm2 float64) {
-	K := c.Arms
-	q := c.Block(ctx)
+	a, b, norm2, _ = maxPairOf(c.Block(ctx), c.Arms, ok)
+	if norm2 < 0 {
+		return a, b, norm2
+	}
+	return a, b, max(norm2, 0)
+}
+
+// maxPairOf returns the first pair (a < b) of the K×K block q with the
+// largest q_aa + q_bb − 2q_ab among those ok allows (all if ok is nil), that
+// value and whether any pair is allowed; −1 and a = b = 0 if none is.
+func maxPairOf(q []float64, K int, ok func(a, b int) bool) (a, b int, norm2 float64, found bool) {
 	norm2 = -1
 	for i := range K {
 		for j := i + 1; j < K; j++ {
-			if !ok(i, j) {
+			if ok != nil && !ok(i, j) {
 				continue
 			}
+			found = true
 			v := q[i*K+i] + q[j*K+j] - 2*q[i*K+j]
 			if v > norm2 {
 				a, b, norm2 = i, j, v
 			}
 		}
 	}
-	if norm2 < 0 {
-		return a, b, norm2
-	}
-	return a, b, max(norm2, 0)
+	return a, b, norm2, found
 }
 
 // Row returns the most recent update vector r̃_t over all pool rows (read only);
@@ -141,6 +177,8 @@ func (c *Confidence) Row() []float64 {
 	if t == 0 {
 		return nil
 	}
+	c.settle()
+	c.catchUpAll()
 	return c.r[(t-1)*c.n : t*c.n]
 }
 
@@ -162,110 +200,71 @@ func (c *Confidence) AddRow(i int) {
 	c.add(i, -1)
 }
 
-// add applies the update ψ = φ_i − φ_j, or ψ = φ_i when j < 0.
+// add applies the update ψ = φ_i − φ_j, or ψ = φ_i when j < 0: it brings the
+// contexts of rows i and j up to date, forms −ℓ_t from their rows, computes
+// r̃_t on their columns (γ_t needs r_t at i and j) and downdates their blocks.
 func (c *Confidence) add(i, j int) {
+	c.settle()
 	t := len(c.pairs)
-	n := c.n
-	r := c.buf
-	ki := c.k.Column(i)
-	inv := 1 / c.reg
-	if j >= 0 {
-		kj := c.k.Column(j)
-		for m := range r {
-			r[m] = (ki[m] - kj[m]) * inv
-		}
-	} else {
-		for m := range r {
-			r[m] = ki[m] * inv
+	n, K := c.n, c.Arms
+	ctxs := [2]int{i / K, -1}
+	if j >= 0 && j/K != ctxs[0] {
+		ctxs[1] = j / K
+	}
+	for _, ctx := range ctxs {
+		if ctx >= 0 {
+			c.catchUp(ctx, ctx+1)
 		}
 	}
-	if t > 0 {
-		if cap(c.ell) < t {
-			c.ell = make([]float64, t, 2*t)
-		}
-		ell := c.ell[:t]
-		for s := range t {
-			rs := c.r[s*n : (s+1)*n]
-			ell[s] = psiDot(rs, i, j)
-		}
-		blas64.Gemv(blas.Trans, -1, blas64.General{Rows: t, Cols: n, Stride: n, Data: c.r[:t*n]},
-			blas64.Vector{N: t, Inc: 1, Data: ell}, 1, blas64.Vector{N: n, Inc: 1, Data: r})
+	c.growNL(t + 1)
+	nl := c.nl[t*c.ldl : t*c.ldl+t]
+	for u := range nl {
+		nl[u] = -psiDot(c.r[u*n:(u+1)*n], i, j)
 	}
-	gamma := 1 + psiDot(r, i, j)
-	scale := 1 / math.Sqrt(gamma)
-	c.r = append(c.r, r...)
-	rt := c.r[t*n : (t+1)*n]
-	for m := range rt {
-		rt[m] *= scale
+	if cap(c.r) < (t+1)*n {
+		// Double: the runtime grows a long slice by a quarter at a time,
+		// and each growth copies every row so far.
+		r := make([]float64, t*n, max(2*cap(c.r), 16*n))
+		copy(r, c.r)
+		c.r = r
 	}
+	c.r = c.r[:(t+1)*n]
 	c.pairs = append(c.pairs, [2]int{i, j})
-	c.downdateBlocks(rt)
-	if c.RefreshEvery > 0 && len(c.pairs)%c.RefreshEvery == 0 {
-		if err := c.Refresh(); err != nil {
-			panic(err) // V is positive definite by construction
+	for _, ctx := range ctxs {
+		if ctx >= 0 {
+			c.start(t, ctx*K, K)
+			gemm.AddMulStridedTo(c.r[t*n+ctx*K:], n, nl, t, c.r[ctx*K:], n, 1, t, K)
 		}
 	}
-}
-
-// downdateBlocks applies Q_c −= r̃_c r̃_cᵀ to every block.
-func (c *Confidence) downdateBlocks(rt []float64) {
-	K := c.Arms
-	for ctx := 0; ctx < c.Contexts; ctx++ {
-		q := c.Block(ctx)
-		x := rt[ctx*K : (ctx+1)*K]
-		for a := range K {
-			xa := x[a]
-			row := q[a*K : (a+1)*K]
-			for b := range row {
-				row[b] -= xa * x[b]
-			}
-		}
-	}
-}
-
-// Refresh recomputes every r̃_s and every block from scratch: it factorises the
-// t×t matrix C = a·I + ΨᵀΨ (entries from the kernel) by Cholesky, solves
-// R̃ᵀ = (1/√a) L⁻¹ Bᵀ with B = ΦΨ, and rebuilds Q_c = K0_c/a − Σ_s r̃_s,c r̃_s,cᵀ.
-func (c *Confidence) Refresh() error {
-	t := len(c.pairs)
-	if t == 0 {
-		return nil
-	}
-	n := c.n
-	// Bᵀ into the r̃ storage: row s = K0[:, i_s] − K0[:, j_s].
-	for s, p := range c.pairs {
-		ki := c.k.Column(p[0])
-		rs := c.r[s*n : (s+1)*n]
-		if p[1] < 0 {
-			copy(rs, ki)
+	rt := c.r[t*n : (t+1)*n]
+	sig := 1 / math.Sqrt(1+psiDot(rt, i, j))
+	c.sig = append(c.sig, sig)
+	for _, ctx := range ctxs {
+		if ctx < 0 {
 			continue
 		}
-		kj := c.k.Column(p[1])
-		for m := range rs {
-			rs[m] = ki[m] - kj[m]
+		x := rt[ctx*K : (ctx+1)*K]
+		for m := range x {
+			x[m] *= sig
+		}
+		c.downdate(ctx, x)
+		c.ver[ctx] = t + 1
+	}
+	c.swept, c.sweep = c.sweep > sweepReads, 0
+	if c.RefreshEvery > 0 && len(c.pairs)%c.RefreshEvery == 0 {
+		c.stale = true
+	}
+}
+
+// downdate applies Q_c −= x xᵀ with x = r̃_s restricted to context ctx, one
+// fused multiply–add per element.
+func (c *Confidence) downdate(ctx int, x []float64) {
+	K := c.Arms
+	q := c.block(ctx)
+	for a, xa := range x {
+		row := q[a*K : (a+1)*K]
+		for b, xb := range x {
+			row[b] = math.FMA(-xa, xb, row[b])
 		}
 	}
-	cm := make([]float64, t*t)
-	for s, p := range c.pairs {
-		// C[s][s'] = ψ_s·ψ_s' = B[i_s][s'] − B[j_s][s'], read from the rows of Bᵀ.
-		for s2 := 0; s2 <= s; s2++ {
-			b2 := c.r[s2*n : (s2+1)*n]
-			v := psiDot(b2, p[0], p[1])
-			cm[s*t+s2] = v
-			cm[s2*t+s] = v
-		}
-		cm[s*t+s] += c.reg
-	}
-	chol := blas64.Symmetric{N: t, Stride: t, Data: cm, Uplo: blas.Lower}
-	if _, ok := lapack64.Potrf(chol); !ok {
-		return errors.New("gram: refresh Cholesky failed: a·I + ΨᵀΨ is not positive definite")
-	}
-	blas64.Trsm(blas.Left, blas.NoTrans, 1/math.Sqrt(c.reg),
-		blas64.Triangular{N: t, Stride: t, Data: cm, Uplo: blas.Lower, Diag: blas.NonUnit},
-		blas64.General{Rows: t, Cols: n, Stride: n, Data: c.r[:t*n]})
-	c.initBlocks()
-	for s := range t {
-		c.downdateBlocks(c.r[s*n : (s+1)*n])
-	}
-	return nil
 }

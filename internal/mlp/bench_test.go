@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/cputime"
 )
 
 // BenchmarkRetrain times one retrain (Steps = 50 full-batch Adam steps) of the
@@ -33,9 +35,11 @@ func BenchmarkRetrain(b *testing.B) {
 			rows := len(tr.uniq)
 			p := a.NumParams()
 			flopsPerRowStep := 2 * float64(2*p+(a.Depth-1)*a.Width*a.Width)
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				tr.Train()
 			}
+			b.ReportMetric(cputime.Since(cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/retrain")
 			sec := b.Elapsed().Seconds() / float64(b.N)
 			b.ReportMetric(sec*1e3, "ms/retrain")
 			b.ReportMetric(float64(tr.Config.Steps)*float64(rows)*flopsPerRowStep/sec/1e9, "GFLOP/s")

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/neural-adb/nadb/internal/enum"
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 )
 
@@ -427,6 +428,9 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	return loss
 }
 
+// step applies one optimiser step to θ with the gradient in tr.grad. Every
+// operation is correctly rounded and none is fused, so θ has the same bits on
+// every machine: GD is θ ← θ − (lr·g) and Adam is gemm.AdamStep (vectorised).
 func (tr *Trainer) step() {
 	theta := tr.Net.Theta
 	g := tr.grad
@@ -434,19 +438,16 @@ func (tr *Trainer) step() {
 	switch tr.Config.Optimizer {
 	case GD:
 		for i := range theta {
-			theta[i] -= lr * g[i]
+			theta[i] -= float64(lr * g[i]) // no fused multiply–subtract
 		}
 	case Adam:
 		const b1, b2, eps = 0.9, 0.999, 1e-8
 		tr.t++
-		c1 := 1 - math.Pow(b1, float64(tr.t))
-		c2 := 1 - math.Pow(b2, float64(tr.t))
-		for i := range theta {
-			gi := g[i]
-			tr.m[i] = b1*tr.m[i] + (1-b1)*gi
-			tr.v[i] = b2*tr.v[i] + (1-b2)*gi*gi
-			theta[i] -= lr * (tr.m[i] / c1) / (math.Sqrt(tr.v[i]/c2) + eps)
-		}
+		gemm.AdamStep(theta, tr.m, tr.v, g, gemm.Adam{
+			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,
+			Correction1: 1 - math.Pow(b1, float64(tr.t)), Correction2: 1 - math.Pow(b2, float64(tr.t)),
+			LearningRate: lr, Eps: eps,
+		})
 	}
 	tr.Net.zeroAtInit = false
 }

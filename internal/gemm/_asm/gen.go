@@ -53,6 +53,7 @@ func main() {
 		}
 		relu(s)
 		mask(s)
+		adam(s)
 	}
 	Generate()
 	if *table != "" {
@@ -342,6 +343,62 @@ func mask(s isa) {
 	ADDQ(U32(8*step), d)
 	ADDQ(U32(8*step), h)
 	SUBQ(U32(step), n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// adam generates <isa>Adam(theta, m, v, grad *float64, n int, c *[8]float64)
+// for n a multiple of lanes: one step of the Adam optimiser per element with
+// the scalars c = (β1, 1−β1, β2, 1−β2, 1−β1^t, 1−β2^t, lr, ε), in the order
+// of the pure-Go twin (adam.go), each operation correctly rounded:
+//
+//	m ← β1·m + (1−β1)·g
+//	v ← β2·v + ((1−β2)·g)·g
+//	θ ← θ − (lr·(m/(1−β1^t))) / (√(v/(1−β2^t)) + ε)
+func adam(s isa) {
+	TEXT(s.name+"Adam", NOSPLIT, "func(theta, m, v, grad *float64, n int, c *[8]float64)")
+	Pragma("noescape")
+	th := Load(Param("theta"), GP64())
+	mp := Load(Param("m"), GP64())
+	vp := Load(Param("v"), GP64())
+	gp := Load(Param("grad"), GP64())
+	n := Load(Param("n"), GP64())
+	cp := Load(Param("c"), GP64())
+	var c [8]VecVirtual
+	for i := range c {
+		c[i] = s.vec()
+		VBROADCASTSD(Mem{Base: cp, Disp: 8 * i}, c[i])
+	}
+	b1, omb1, b2, omb2, c1, c2, lr, eps := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
+	g, m, v, x, y := s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	VMOVUPD(Mem{Base: gp}, g)
+	VMULPD(Mem{Base: mp}, b1, m) // β1·m
+	VMULPD(g, omb1, x)           // (1−β1)·g
+	VADDPD(x, m, m)
+	VMOVUPD(m, Mem{Base: mp})
+	VMULPD(Mem{Base: vp}, b2, v) // β2·v
+	VMULPD(g, omb2, x)           // (1−β2)·g
+	VMULPD(g, x, x)              // ((1−β2)·g)·g
+	VADDPD(x, v, v)
+	VMOVUPD(v, Mem{Base: vp})
+	VDIVPD(c1, m, x)  // m/(1−β1^t)
+	VMULPD(x, lr, x)  // lr·(…)
+	VDIVPD(c2, v, y)  // v/(1−β2^t)
+	VSQRTPD(y, y)     // √(…)
+	VADDPD(eps, y, y) // … + ε
+	VDIVPD(y, x, x)   // x/y
+	VMOVUPD(Mem{Base: th}, y)
+	VSUBPD(x, y, y) // θ − x
+	VMOVUPD(y, Mem{Base: th})
+	for _, p := range []Register{th, mp, vp, gp} {
+		ADDQ(U32(8*s.lanes), p)
+	}
+	SUBQ(U32(s.lanes), n)
 	JNZ(LabelRef("loop"))
 	Label("done")
 	VZEROUPPER()

@@ -1,0 +1,136 @@
+package gram
+
+import (
+	"errors"
+	"math"
+
+	"github.com/neural-adb/nadb/internal/gemm"
+)
+
+// refreshBlock is the block size of the Cholesky factorisation and of the
+// triangular solve in Refresh. It changes no value (see cholesky).
+const refreshBlock = 48
+
+// Refresh recomputes every r̃_s and every block from scratch: it factorises the
+// t×t matrix C = a·I + ΨᵀΨ (entries from the kernel) by Cholesky, solves
+// R̃ᵀ = (1/√a) L⁻¹ Bᵀ with B = ΦΨ, and rebuilds Q_c = K0_c/a − Σ_s r̃_s,c r̃_s,cᵀ.
+// The result depends only on the updates so far and the kernel; every sum
+// is a chain of fused multiply–adds in a fixed order (package gemm), so its
+// bits do not depend on the machine.
+func (c *Confidence) Refresh() error {
+	c.stale = false
+	t := len(c.pairs)
+	if t == 0 {
+		return nil
+	}
+	n := c.n
+	// −Bᵀ into the r̃ storage: row s = K0[:, j_s] − K0[:, i_s], or −K0[:, i_s].
+	for s, p := range c.pairs {
+		ki := c.k.Column(p[0])
+		rs := c.r[s*n : (s+1)*n]
+		if p[1] < 0 {
+			for m, v := range ki {
+				rs[m] = -v
+			}
+			continue
+		}
+		kj := c.k.Column(p[1])
+		for m := range rs {
+			rs[m] = kj[m] - ki[m]
+		}
+	}
+	// −C in the lower triangle: −C[s][s'] = −ψ_s·ψ_s' = (−B)[i_s][s'] − (−B)[j_s][s'],
+	// read from the rows of −Bᵀ.
+	w := make([]float64, t*t)
+	for s, p := range c.pairs {
+		for s2 := 0; s2 <= s; s2++ {
+			w[s*t+s2] = psiDot(c.r[s2*n:(s2+1)*n], p[0], p[1])
+		}
+		w[s*t+s] -= c.reg
+	}
+	if !cholesky(w, t) {
+		return errors.New("gram: refresh Cholesky failed: a·I + ΨᵀΨ is not positive definite")
+	}
+	alpha := 1 / math.Sqrt(c.reg)
+	for m, v := range c.r[:t*n] {
+		c.r[m] = v * alpha
+	}
+	solveLower(w, t, c.r[:t*n], n)
+	c.initBlocks()
+	K := c.Arms
+	for ctx := range c.Contexts {
+		for s := range t {
+			c.downdate(ctx, c.r[s*n+ctx*K:s*n+(ctx+1)*K])
+		}
+		c.ver[ctx] = t
+		c.bver[ctx] = -1
+	}
+	return nil
+}
+
+// cholesky overwrites the lower triangle of w = −C (t×t, row-major; C
+// symmetric positive definite, its upper triangle ignored and overwritten)
+// with the factor L of C = L Lᵀ. It reports false if C is not numerically
+// positive definite.
+//
+// Working on −C lets every entry be one chain of fused multiply–adds with the
+// products L[i][u]·L[j][u] as they are, over u = 0, …, j−1 in increasing
+// order, started from −C[i][j]:
+//
+//	L[j][j] = √(−chain),   L[i][j] = chain / (−L[j][j])   (i > j).
+//
+// Rounding to nearest is symmetric, so the chain is the exact negation of the
+// one started from C with negated products. The blocked order (a panel
+// product for u < J0, then the columns of the block one by one) continues
+// each chain in the same order, so the factor does not depend on the block
+// size.
+func cholesky(w []float64, t int) bool {
+	nb := refreshBlock
+	bt := make([]float64, t*nb)
+	for j0 := 0; j0 < t; j0 += nb {
+		j1 := min(j0+nb, t)
+		jb := j1 - j0
+		if j0 > 0 {
+			// W[j0:t][j0:j1] += L[j0:t][0:j0] · L[j0:j1][0:j0]ᵀ.
+			for u := range j0 {
+				for jj := range jb {
+					bt[u*jb+jj] = w[(j0+jj)*t+u]
+				}
+			}
+			gemm.AddMulStridedTo(w[j0*t+j0:], t, w[j0*t:], t, bt, jb, t-j0, j0, jb)
+		}
+		for j := j0; j < j1; j++ {
+			lj := w[j*t : j*t+j]
+			s := w[j*t+j]
+			for u := j0; u < j; u++ {
+				s = math.FMA(lj[u], lj[u], s)
+			}
+			if !(-s > 0) || math.IsInf(s, 0) {
+				return false
+			}
+			d := math.Sqrt(-s)
+			w[j*t+j] = d
+			for i := j + 1; i < t; i++ {
+				li := w[i*t : i*t+j]
+				s := w[i*t+j]
+				for u := j0; u < j; u++ {
+					s = math.FMA(li[u], lj[u], s)
+				}
+				w[i*t+j] = s / -d
+			}
+		}
+	}
+	return true
+}
+
+// solveLower overwrites y (t×n, row-major) holding −Y with X = L⁻¹Y for the
+// lower triangular L in w (t×t, from cholesky): row s of X is one chain of
+// fused multiply–adds over u = 0, …, s−1 of L[s][u]·x_u started from −y_s,
+// divided by −L[s][s] (substitute).
+func solveLower(w []float64, t int, y []float64, n int) {
+	d := make([]float64, t)
+	for s := range d {
+		d[s] = -w[s*t+s]
+	}
+	substitute(y, n, n, w, t, 0, t, d, true)
+}

@@ -1,0 +1,150 @@
+package gram
+
+import "github.com/neural-adb/nadb/internal/gemm"
+
+// The rows of r̃ are kept per context: context c's columns of r̃_s, and the
+// downdates of its block Q_c, are complete for s < ver[c]. Bringing c up to
+// date is a forward substitution with the lower triangular matrix of the
+// −ℓ_s (nl) and the scales 1/√γ_s: for s = ver[c], …, t−1 and every row m
+// of c,
+//
+//	r̃_s[m] = (1/√γ_s)·chain over u < s of fma(−ℓ_s[u], r̃_u[m], ·) from b_s[m]/a,
+//
+// the same chain, in the same order, that the eager recursion forms for the
+// whole pool at update s; the blocked order of substitute continues it
+// without changing it. So every value equals the eager one bit for bit, and
+// a context that is not read costs nothing until it is. A reader that walks
+// over the contexts (a context rule that scores them all) is recognised
+// after sweepReads stale contexts, or at its first if the reads before the
+// last update walked too: from then on a read brings its whole run of
+// contexts behind by the same updates up to date at once, in full-width
+// products over the rows of r̃ as the eager recursion would.
+
+// sweepReads is the number of stale contexts read since the last update
+// after which a read is taken for part of a walk over the contexts.
+const sweepReads = 16
+
+// fresh brings context ctx up to date for a read.
+func (c *Confidence) fresh(ctx int) {
+	v := c.ver[ctx]
+	if v == len(c.pairs) {
+		return
+	}
+	c0, c1 := ctx, ctx+1
+	if c.sweep >= sweepReads || c.swept {
+		for c0 > 0 && c.ver[c0-1] == v {
+			c0--
+		}
+		for c1 < c.Contexts && c.ver[c1] == v {
+			c1++
+		}
+	}
+	c.sweep++
+	c.catchUp(c0, c1)
+}
+
+// catchUpAll brings every context up to date.
+func (c *Confidence) catchUpAll() {
+	t := len(c.pairs)
+	for c0 := 0; c0 < c.Contexts; {
+		v, c1 := c.ver[c0], c0+1
+		for c1 < c.Contexts && c.ver[c1] == v {
+			c1++
+		}
+		if v < t {
+			c.catchUp(c0, c1)
+		}
+		c0 = c1
+	}
+}
+
+// catchUp brings the contexts c0, …, c1−1, which must include the same
+// updates, up to date.
+func (c *Confidence) catchUp(c0, c1 int) {
+	t, v := len(c.pairs), c.ver[c0]
+	if v == t {
+		return
+	}
+	n, K := c.n, c.Arms
+	lo, w := c0*K, (c1-c0)*K
+	for s := v; s < t; s++ {
+		c.start(s, lo, w)
+	}
+	substitute(c.r[lo:], n, w, c.nl, c.ldl, v, t, c.sig, false)
+	for ctx := c0; ctx < c1; ctx++ {
+		for s := v; s < t; s++ {
+			c.downdate(ctx, c.r[s*n+ctx*K:s*n+(ctx+1)*K])
+		}
+		c.ver[ctx] = t
+	}
+}
+
+// start sets columns lo, …, lo+w−1 of row s of r to b_s/a, the start of
+// their chains: (K0[:, i_s] − K0[:, j_s])/a, or K0[:, i_s]/a.
+func (c *Confidence) start(s, lo, w int) {
+	p := c.pairs[s]
+	rs := c.r[s*c.n+lo : s*c.n+lo+w]
+	ki := c.k.Column(p[0])[lo : lo+w]
+	inv := 1 / c.reg
+	if p[1] < 0 {
+		for m, v := range ki {
+			rs[m] = v * inv
+		}
+		return
+	}
+	kj := c.k.Column(p[1])[lo : lo+w]
+	for m := range rs {
+		rs[m] = (ki[m] - kj[m]) * inv
+	}
+}
+
+// growNL makes room for rows rows of nl.
+func (c *Confidence) growNL(rows int) {
+	if rows <= c.ldl {
+		return
+	}
+	ld := max(2*c.ldl, 64, rows)
+	nl := make([]float64, ld*ld)
+	for s := range c.ldl {
+		copy(nl[s*ld:s*ld+s], c.nl[s*c.ldl:s*c.ldl+s])
+	}
+	c.nl, c.ldl = nl, ld
+}
+
+// substitute continues, for the rows s = v, …, t−1 of y (row s at y[s·ldy:],
+// w columns), the chains of fused multiply–adds over u = 0, …, s−1 of
+// l[s·ldl + u]·y_u whose rows u < v are final, and finishes each row by
+// dividing it by f[s] (div) or multiplying it by f[s]. It works in blocks
+// of rows: one panel product for the rows before the block, one for the
+// rows before each sub-block of 8, then row by row; every chain still runs
+// over u in increasing order, so the result does not depend on the blocks.
+func substitute(y []float64, ldy, w int, l []float64, ldl, v, t int, f []float64, div bool) {
+	const nb, sub = 48, 8
+	for i0 := v; i0 < t; i0 += nb {
+		i1 := min(i0+nb, t)
+		if i0 > 0 {
+			gemm.AddMulStridedTo(y[i0*ldy:], ldy, l[i0*ldl:], ldl, y, ldy, i1-i0, i0, w)
+		}
+		for s0 := i0; s0 < i1; s0 += sub {
+			s1 := min(s0+sub, i1)
+			if s0 > i0 {
+				gemm.AddMulStridedTo(y[s0*ldy:], ldy, l[s0*ldl+i0:], ldl, y[i0*ldy:], ldy, s1-s0, s0-i0, w)
+			}
+			for s := s0; s < s1; s++ {
+				if s > s0 {
+					gemm.AddMulStridedTo(y[s*ldy:], ldy, l[s*ldl+s0:], ldl, y[s0*ldy:], ldy, 1, s-s0, w)
+				}
+				row, d := y[s*ldy:s*ldy+w], f[s]
+				if div {
+					for m, x := range row {
+						row[m] = x / d
+					}
+				} else {
+					for m, x := range row {
+						row[m] = x * d
+					}
+				}
+			}
+		}
+	}
+}
