@@ -114,7 +114,7 @@ func (g *gen) verdictGrid(cs []claim) error {
 		cells[k] = append(cells[k], c.base+"\\,"+verdictTeX(c))
 	}
 	b := g.file("verdict.tex")
-	b.WriteString("\\begin{tabularx}{\\linewidth}{@{}rX>{\\raggedright\\arraybackslash}p{0.27\\linewidth}>{\\raggedright\\arraybackslash}p{0.2\\linewidth}@{}}\n")
+	b.WriteString("\\begin{tabularx}{\\linewidth}{@{}rL>{\\raggedright\\arraybackslash}p{0.27\\linewidth}>{\\raggedright\\arraybackslash}p{0.2\\linewidth}@{}}\n")
 	b.WriteString("& claim of the paper (and ours) & fixed pool & fresh contexts \\\\\n\\midrule\n")
 	for _, gr := range groups {
 		fixed, fresh := strings.Join(cells[[2]string{gr, "fixed"}], " "), strings.Join(cells[[2]string{gr, "fresh"}], " ")
@@ -130,7 +130,7 @@ func (g *gen) verdictGrid(cs []claim) error {
 // claimsTable: one row per claim (both readings' verdicts side by side).
 func (g *gen) claimsTable(cs []claim) error {
 	b := g.file("claims.tex")
-	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}lX>{\\raggedright\\arraybackslash}p{0.2\\linewidth}cc@{}}\n")
+	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}lL>{\\raggedright\\arraybackslash}p{0.2\\linewidth}cc@{}}\n")
 	b.WriteString(longHead("claims", 5, "id & claim & source & fixed & fresh"))
 	fresh := map[string]claim{}
 	for _, c := range cs {
@@ -164,7 +164,7 @@ func (g *gen) claimsTable(cs []claim) error {
 // recorded verdict with its explanation.
 func (g *gen) claimsFull(cs []claim) error {
 	b := g.file("claims-full.tex")
-	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}l>{\\raggedright\\arraybackslash}p{0.16\\linewidth}X@{}}\n")
+	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}l>{\\raggedright\\arraybackslash}p{0.16\\linewidth}L@{}}\n")
 	b.WriteString(longHead("claims-full", 3, "id & verdict & result; recorded verdict and why"))
 	for _, c := range cs {
 		res := c.result

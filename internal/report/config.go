@@ -14,7 +14,7 @@ import (
 // means, from algorithms.Fields, and the config/NAME/default macros.
 func (g *gen) config() error {
 	b := g.file("config.tex")
-	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}>{\\raggedright\\arraybackslash}p{0.17\\linewidth}>{\\raggedright\\arraybackslash}p{0.1\\linewidth}lX@{}}\n")
+	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}>{\\raggedright\\arraybackslash}p{0.17\\linewidth}>{\\raggedright\\arraybackslash}p{0.1\\linewidth}lL@{}}\n")
 	b.WriteString(longHead("config", 4, "flag & default & source & meaning"))
 	for _, f := range algorithms.Fields() {
 		flag, err := Code("-" + f.Name)

@@ -188,7 +188,7 @@ func (g *gen) finalTables(id string, fc *figureCSV) error {
 			}
 		}
 		fmt.Fprintf(b, "\\begin{nadbvalues}{Figure~\\ref{fig:%s}, %s: final values at $T = %d$ (mean $\\pm$ 95\\%% t-interval, %d seeds)}\n", id, rowTeX, T, n)
-		fmt.Fprintf(b, "\\begin{tabularx}{\\linewidth}{@{}X*{%d}{r}@{}}\n\\toprule\n", len(fc.metrics))
+		fmt.Fprintf(b, "\\begin{tabularx}{\\linewidth}{@{}L*{%d}{r}@{}}\n\\toprule\n", len(fc.metrics))
 		b.WriteString("curve")
 		for _, m := range fc.metrics {
 			title, _ := sweep.MetricLabel(m)

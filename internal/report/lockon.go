@@ -216,7 +216,7 @@ func (g *gen) sensitivity() error {
 		return g.placeholder("lockon-sensitivity.tex", err, lockonSensitivity, "nadb lockon", "lockon/sensitivity/")
 	}
 	b := g.file("lockon-sensitivity.tex")
-	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}Xlrrrrr@{}}\n")
+	b.WriteString("\\begin{xltabular}{\\linewidth}{@{}Llrrrrr@{}}\n")
 	b.WriteString(longHead("lockon-sensitivity", 7, "reading & problem & distinct & top share & mean gap & random contexts & $p$"))
 	for _, rec := range t.rows {
 		reading, err := Escape(t.str(rec, "reading"))

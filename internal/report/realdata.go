@@ -86,7 +86,7 @@ func (g *gen) summaryTables(file, rel, doc string) error {
 // writeMarkdownTable renders a Markdown table: a wrapping first column and
 // right-aligned numbers.
 func writeMarkdownTable(b *bytes.Buffer, t *mdTable) error {
-	fmt.Fprintf(b, "\\begin{tabularx}{\\linewidth}{@{}X*{%d}{r}@{}}\n\\toprule\n", len(t.header)-1)
+	fmt.Fprintf(b, "\\begin{tabularx}{\\linewidth}{@{}L*{%d}{r}@{}}\n\\toprule\n", len(t.header)-1)
 	row := func(cs []string) error {
 		var out []string
 		for i, c := range cs {

@@ -64,7 +64,7 @@ func (g *gen) theoremVerdicts() error {
 		g.macros.text("theory/theorem1/"+gn+"/"+c, v)
 	}
 	b := g.file("theory-verdicts.tex")
-	fmt.Fprintf(b, "\\begin{tabularx}{\\linewidth}{@{}Xrr*{%d}{l}@{}}\n\\toprule\n", len(claims))
+	fmt.Fprintf(b, "\\begin{tabularx}{\\linewidth}{@{}Lrr*{%d}{l}@{}}\n\\toprule\n", len(claims))
 	b.WriteString("sequence & $d$ & slope")
 	for _, c := range claims {
 		cc, _ := Code(c)
