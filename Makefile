@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench nadb figures figures-quick verify clean-cache clean
+.PHONY: all test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench nadb figures figures-quick verify paper clean-cache clean
 
 all: test
 
@@ -68,6 +68,16 @@ figures-quick: nadb
 ## verify: the paper's claims as statistical tests at paper scale (reuses the figure cache) into figures/claims.md
 verify: nadb
 	bin/nadb verify -scale paper -out figures/claims.md
+
+## paper: the report paper/report.pdf: nadb paper writes paper/generated/*.tex from the committed results, latexmk builds (installs Debian's LaTeX packages when missing; the PDF's bytes do not depend on the date)
+PAPER_DEBS := latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended lmodern
+paper: nadb
+	@command -v latexmk >/dev/null && kpsewhich xltabular.sty tcolorbox.sty lmodern.sty >/dev/null || { \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(PAPER_DEBS); }
+	bin/nadb paper
+	cd paper && SOURCE_DATE_EPOCH=0 FORCE_SOURCE_DATE=1 latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build report.tex
+	cp paper/build/report.pdf paper/report.pdf
 
 ## clean-cache: forget every cached run
 clean-cache:

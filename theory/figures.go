@@ -16,26 +16,33 @@ var (
 	colEmpirical = color.RGBA{0x00, 0x00, 0x00, 0xff}
 	colBall      = color.RGBA{0x66, 0x66, 0x66, 0xff}
 	claimStyle   = [numClaims]plotfig.Style{
-		Literal:              {Color: color.RGBA{0xD5, 0x5E, 0x00, 0xff}},
-		LiteralRealisedC:     {Color: color.RGBA{0xE6, 0x9F, 0x00, 0xff}, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}},
-		LiteralScalar:        {Color: color.RGBA{0xCC, 0x79, 0xA7, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}},
-		LiteralUnconditional: {Color: color.RGBA{0x56, 0xB4, 0xE9, 0xff}, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}},
-		Repaired:             {Color: color.RGBA{0x00, 0x9E, 0x73, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}, Width: vg.Points(1.4)},
+		Literal:              {Color: color.RGBA{0xD5, 0x5E, 0x00, 0xff}, Marker: plotfig.Circle},
+		LiteralRealisedC:     {Color: color.RGBA{0xE6, 0x9F, 0x00, 0xff}, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}, Marker: plotfig.Triangle},
+		LiteralScalar:        {Color: color.RGBA{0xCC, 0x79, 0xA7, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}, Marker: plotfig.Square},
+		LiteralUnconditional: {Color: color.RGBA{0x56, 0xB4, 0xE9, 0xff}, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}, Marker: plotfig.Diamond},
+		Repaired:             {Color: color.RGBA{0x00, 0x9E, 0x73, 0xff}, Dashes: []vg.Length{vg.Points(4), vg.Points(1.5), vg.Points(1), vg.Points(1.5)}, Width: vg.Points(1.4), Marker: plotfig.OpenTriangleDown},
 	}
 	generatorColors = []color.RGBA{
 		{0x00, 0x72, 0xB2, 0xff}, {0x56, 0xB4, 0xE9, 0xff}, {0x00, 0x9E, 0x73, 0xff}, {0xE6, 0x9F, 0x00, 0xff},
 		{0xD5, 0x5E, 0x00, 0xff}, {0xCC, 0x79, 0xA7, 0xff}, {0x66, 0x66, 0x66, 0xff}, {0x00, 0x00, 0x00, 0xff},
 	}
 	generatorDashes = [][]vg.Length{nil, {vg.Points(4), vg.Points(2)}}
+	// generatorMarkers are the generators' markers, by position, so that
+	// curves that coincide (every generator at frequency 1) stay apart.
+	generatorMarkers = plotfig.Markers()
 )
 
-// claimLabel is the ASCII legend label of a claim.
+// undefinedLabel is the legend text of the crosses where a bound does not
+// exist.
+const undefinedLabel = "bound undefined at this $T$ ($G_T \\le 0$)"
+
+// claimLabel is the legend label of a claim, in plotfig's $…$ markup.
 var claimLabel = [numClaims]string{
-	Literal:              "Theorem 1 bound L/G_T (generator's Sigma_max)",
-	LiteralRealisedC:     "Theorem 1 bound, realised C_s",
-	LiteralScalar:        "Theorem 1 bound, Sigma_max = L^2 I",
-	LiteralUnconditional: "Theorem 1 bound, unconditional Sigma_s",
-	Repaired:             "repaired bound (Sigma_min)",
+	Literal:              `Theorem 1 bound $L/G_T$ (generator's $\Sigma_{\max}$)`,
+	LiteralRealisedC:     `Theorem 1 bound, realised $C_s$`,
+	LiteralScalar:        `Theorem 1 bound, $\Sigma_{\max} = L^2 I$`,
+	LiteralUnconditional: `Theorem 1 bound, unconditional $\Sigma_s$`,
+	Repaired:             `repaired bound ($\Sigma_{\min}$)`,
 }
 
 type namedFigure struct {
@@ -63,13 +70,15 @@ func nanIfUndefined(b Bound) float64 {
 }
 
 // boundsFigure: one log–log panel per generator with the measured maximum
-// norm (mean and CI band), the maximum over the ball, and every claim's bound.
+// norm (mean and CI band), the maximum over the ball, and every claim's bound
+// (a cross where it is undefined).
 func boundsFigure(reps []*Theorem1Report) *plotfig.Figure {
 	var panels []plotfig.Panel
 	for _, rep := range reps {
 		for _, g := range rep.Generators {
 			var x, y, lo, hi, ball []float64
 			bounds := make([][]float64, numClaims)
+			undefined := make([][]bool, numClaims)
 			for _, p := range rep.Points {
 				if p.Generator != g.Name {
 					continue
@@ -81,57 +90,68 @@ func boundsFigure(reps []*Theorem1Report) *plotfig.Figure {
 				ball = append(ball, p.MaxNormBall)
 				for _, c := range Claims {
 					bounds[c] = append(bounds[c], nanIfUndefined(p.Claims[c].Bound))
+					undefined[c] = append(undefined[c], !p.Claims[c].Bound.Defined)
 				}
 			}
 			series := []plotfig.Series{
-				{Label: "max over Z of ||z||_(V_T^-1) (mean, 95% CI)", X: x, Y: y, Lo: lo, Hi: hi, Style: plotfig.Style{Color: colEmpirical}},
-				{Label: "max over the ball, L/sqrt(lambda_min(V_T))", X: x, Y: ball, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}, Width: vg.Points(0.8)}},
+				{Label: `$\max_Z \|z\|_{V_T^{-1}}$ (mean, 95% CI)`, X: x, Y: y, Lo: lo, Hi: hi, Style: plotfig.Style{Color: colEmpirical}},
+				{Label: `max over the ball, $L/\sqrt{\lambda_{\min}(V_T)}$`, X: x, Y: ball, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}, Width: vg.Points(0.8)}},
 			}
 			for _, c := range []Claim{Literal, LiteralScalar, Repaired} {
-				series = append(series, plotfig.Series{Label: claimLabel[c], X: x, Y: bounds[c], Style: claimStyle[c]})
+				series = append(series, plotfig.Series{Label: claimLabel[c], X: x, Y: bounds[c], Undefined: undefined[c], Style: claimStyle[c]})
 			}
-			panels = append(panels, plotfig.Panel{Title: fmt.Sprintf("%s (d=%d)", g.Name, g.Dim), XLabel: "T", YLabel: "norm", LogX: true, LogY: true, Series: series})
+			panels = append(panels, plotfig.Panel{Title: fmt.Sprintf("%s ($d = %d$)", g.Name, g.Dim), XLabel: "$T$", YLabel: "norm", LogX: true, LogY: true, Series: series})
 		}
 	}
 	cols := 3
-	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels}
+	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels, UndefinedLabel: undefinedLabel}
 }
 
 // violationsFigure: one panel per claim, violation frequency against T for
-// every generator, with δ.
+// every generator (a cross where no seed's bound is defined, so that an
+// undefined bound does not read as a bound that holds), with δ.
 func violationsFigure(reps []*Theorem1Report) *plotfig.Figure {
 	var panels []plotfig.Panel
+	delta := reps[0].Options.Delta
 	for _, c := range Claims {
 		var series []plotfig.Series
 		k := 0
-		var xs []float64
 		for _, rep := range reps {
 			for _, g := range rep.Generators {
 				var x, y []float64
+				var undefined []bool
 				for _, p := range rep.Points {
-					if p.Generator == g.Name {
-						x = append(x, float64(p.T))
-						y = append(y, p.Claims[c].Freq)
+					if p.Generator != g.Name {
+						continue
 					}
+					x = append(x, float64(p.T))
+					if p.Claims[c].Defined == 0 {
+						y = append(y, math.NaN())
+						undefined = append(undefined, true)
+						continue
+					}
+					y = append(y, p.Claims[c].Freq)
+					undefined = append(undefined, false)
 				}
-				if len(x) > len(xs) || (len(xs) > 0 && x[len(x)-1] > xs[len(xs)-1]) {
-					xs = x
+				st := plotfig.Style{
+					Color:  generatorColors[k%len(generatorColors)],
+					Dashes: generatorDashes[(k/len(generatorColors))%len(generatorDashes)],
+					Marker: generatorMarkers[k%len(generatorMarkers)],
 				}
-				st := plotfig.Style{Color: generatorColors[k%len(generatorColors)], Dashes: generatorDashes[(k/len(generatorColors))%len(generatorDashes)]}
-				series = append(series, plotfig.Series{Label: g.Name, X: x, Y: y, Style: st})
+				series = append(series, plotfig.Series{Label: g.Name, X: x, Y: y, Undefined: undefined, Style: st})
 				k++
 			}
 		}
-		delta := reps[0].Options.Delta
-		dl := make([]float64, len(xs))
-		for i := range dl {
-			dl[i] = delta
-		}
-		series = append(series, plotfig.Series{Label: fmt.Sprintf("delta = %g", delta), X: xs, Y: dl, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(2)}}})
-		panels = append(panels, plotfig.Panel{Title: c.String(), XLabel: "T", YLabel: "violation frequency", LogX: true, Series: series})
+		panels = append(panels, plotfig.Panel{
+			Title: c.String(), XLabel: "$T$", YLabel: "violation frequency", LogX: true, Series: series,
+			Refs: []plotfig.RefLine{{Y: delta, Label: fmt.Sprintf("$\\delta = %g$", delta)}},
+		})
 	}
 	cols := 3
-	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels}
+	rows := (len(panels) + cols - 1) / cols
+	// Every generator whose bound is undefined somewhere gets a row of
+	// crosses under the data area: taller panels keep the data readable.
+	return &plotfig.Figure{Rows: rows, Cols: cols, Height: vg.Length(rows) * 2.6 * vg.Inch, Panels: panels, UndefinedLabel: undefinedLabel}
 }
 
 // Log-axis panels keep short y labels: gonum/plot centres the rotated label
@@ -143,6 +163,7 @@ func violationsFigure(reps []*Theorem1Report) *plotfig.Figure {
 func paperFigure(p *PaperScaleReport) *plotfig.Figure {
 	var dt, norm, rate []plotfig.Series
 	var bx, brief, pairs, lit []float64
+	var litUndefined []bool
 	for _, alg := range p.Options.Algorithms {
 		var x, y, lo, hi, ny, nlo, nhi, ry []float64
 		for _, pt := range p.Points {
@@ -162,6 +183,7 @@ func paperFigure(p *PaperScaleReport) *plotfig.Figure {
 				brief = append(brief, pt.BriefBound)
 				pairs = append(pairs, pt.PairsBound)
 				lit = append(lit, nanIfUndefined(pt.Literal))
+				litUndefined = append(litUndefined, !pt.Literal.Defined)
 			}
 		}
 		st := sweep.StyleFor(alg)
@@ -171,12 +193,12 @@ func paperFigure(p *PaperScaleReport) *plotfig.Figure {
 	}
 	grey := plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
 	dt = append(dt,
-		plotfig.Series{Label: "p log(1 + T L^2 kappa/(lambda p))", X: bx, Y: brief, Style: grey},
-		plotfig.Series{Label: "same with T K(K-1)/2 pairs", X: bx, Y: pairs, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}}})
-	norm = append(norm, plotfig.Series{Label: claimLabel[LiteralScalar], X: bx, Y: lit, Style: claimStyle[LiteralScalar]})
-	return &plotfig.Figure{Rows: 1, Cols: 3, Height: 2.6 * vg.Inch, Panels: []plotfig.Panel{
-		{Title: fmt.Sprintf("effective dimension (p=%d)", p.P), XLabel: "T", YLabel: "d-tilde", LogX: true, LogY: true, Series: dt},
-		{Title: "max_Z ||z||_(V_T^-1), Z = pool pairs", XLabel: "T", YLabel: "norm", LogX: true, LogY: true, Series: norm},
-		{Title: "rate of Theorems 2-3", XLabel: "T", YLabel: "sqrt(d-tilde/T)", LogX: true, Series: rate},
+		plotfig.Series{Label: `$p \log(1 + T L^2 \kappa/(\lambda p))$`, X: bx, Y: brief, Style: grey},
+		plotfig.Series{Label: `same with $T K(K-1)/2$ pairs`, X: bx, Y: pairs, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}}})
+	norm = append(norm, plotfig.Series{Label: claimLabel[LiteralScalar], X: bx, Y: lit, Undefined: litUndefined, Style: claimStyle[LiteralScalar]})
+	return &plotfig.Figure{Rows: 1, Cols: 3, Height: 2.6 * vg.Inch, UndefinedLabel: undefinedLabel, Panels: []plotfig.Panel{
+		{Title: fmt.Sprintf("effective dimension $\\tilde{d}$ ($p = %d$)", p.P), XLabel: "$T$", YLabel: `$\tilde{d}$`, LogX: true, LogY: true, Series: dt},
+		{Title: `$\max_Z \|z\|_{V_T^{-1}}$, $Z$ = pool pairs`, XLabel: "$T$", YLabel: "norm", LogX: true, LogY: true, Series: norm},
+		{Title: "rate of Theorems 2-3", XLabel: "$T$", YLabel: `$\sqrt{\tilde{d}/T}$`, LogX: true, Series: rate},
 	}}
 }

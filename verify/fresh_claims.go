@@ -19,6 +19,9 @@ import (
 // 8a asks the question that remains, whether the rule chooses better
 // contexts than chance.
 
+// freshSuffix ends the id of a claim decided under the fresh-context reading.
+const freshSuffix = "-fresh"
+
 // freshScale is sc in the fresh-context reading.
 func freshScale(sc Scale) Scale {
 	sc.Problem.Candidates = sc.FreshM()
@@ -27,7 +30,7 @@ func freshScale(sc Scale) Scale {
 
 // fresh returns claim c decided under the fresh-context reading.
 func fresh(c Claim) Claim {
-	c.ID += "-fresh"
+	c.ID += freshSuffix
 	c.Claim += " — under the fresh-context reading"
 	c.Statistic += fmt.Sprintf("; every round M fresh candidate contexts (M = %d at paper scale), worst and mean gap on a fixed evaluation pool the learner never sees", Paper.FreshM())
 	runs, eval := c.Runs, c.Evaluate

@@ -1,8 +1,10 @@
 package verify
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -32,6 +34,34 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 		fmt.Fprintf(w, "| %s | %s | %s | %s. %s | %s | **%s**%s | %s: %s |\n", r.ID, esc(r.Claim.Claim), esc(r.Source), esc(r.Claim.Statistic), esc(r.Test), esc(res), r.Verdict, mark, r.Recorded[r.Scale], esc(r.Why))
 	}
 	return nil
+}
+
+// CSVHeader is the header of WriteCSV's table.
+const CSVHeader = "id,reading,scale,verdict,recorded,agrees,claim,source,statistic,test,result,power,why,error"
+
+// WriteCSV writes the evaluated claims as CSV, one row per claim with the
+// columns of CSVHeader, for programs (the report generator of
+// internal/report): the same rows as WriteMarkdown. reading is "fixed" for
+// the paper's fixed pool and "fresh" for the fresh-context rows; agrees is
+// whether the verdict is the recorded one; error is empty unless the claim
+// could not be evaluated.
+func WriteCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	cw.Write(strings.Split(CSVHeader, ","))
+	for _, r := range rows {
+		reading := "fixed"
+		if strings.HasSuffix(r.ID, freshSuffix) {
+			reading = "fresh"
+		}
+		errText := ""
+		if r.Err != nil {
+			errText = r.Err.Error()
+		}
+		cw.Write([]string{r.ID, reading, r.Scale, string(r.Verdict), string(r.Recorded[r.Scale]), strconv.FormatBool(r.Agrees()),
+			r.Claim.Claim, r.Source, r.Statistic, r.Test, r.Result, r.Power, r.Why, errText})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func esc(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

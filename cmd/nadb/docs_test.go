@@ -20,7 +20,7 @@ var root = filepath.Join("..", "..")
 // docFiles returns the hand-written documents of the repository (relative
 // to root): every Markdown file outside .git, bin and figures/quick, except
 // figures/claims.md, which verify.Table generates (its strings are checked
-// instead); and every package documentation file doc.go.
+// instead); every package documentation file doc.go; and the report's LaTeX.
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	var out []string
@@ -37,7 +37,7 @@ func docFiles(t *testing.T) []string {
 			}
 			return nil
 		}
-		if (strings.HasSuffix(rel, ".md") && rel != "figures/claims.md") || d.Name() == "doc.go" {
+		if (strings.HasSuffix(rel, ".md") && rel != "figures/claims.md") || d.Name() == "doc.go" || strings.HasSuffix(rel, ".tex") {
 			out = append(out, rel)
 		}
 		return nil

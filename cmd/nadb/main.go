@@ -9,6 +9,7 @@
 //	nadb verify  [flags] the paper's claims as statistical tests, a Markdown table
 //	nadb theory  [flags] numerical checks of Theorem 1 and the effective dimension
 //	nadb lockon  [flags] the lock-on study of the paper's context rule (tables)
+//	nadb paper   [flags] the generated parts of the report (paper/generated/*.tex)
 //	nadb list            every registered algorithm with a one-line description
 //	nadb config          every configuration field, its default and its source
 //	nadb suggest [flags] the next queries to label on a pool of one's own
@@ -93,6 +94,7 @@ var commands = []struct {
 	{"verify", "test the paper's claims statistically and print the claims table", cmdVerify},
 	{"theory", "check Theorem 1 and the effective dimension numerically", cmdTheory},
 	{"lockon", "run the lock-on study of the paper's context rule and write its tables", cmdLockon},
+	{"paper", "write the report's generated LaTeX (tables, numbers) from the committed results", cmdPaper},
 	{"list", "list every registered algorithm", cmdList},
 	{"config", "list every configuration field with its default and source", cmdConfig},
 	{"suggest", "write the next queries to label on a pool of your own", cmdSuggest},

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/neural-adb/nadb/experiments/sweep"
@@ -21,7 +24,7 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	only := fs.String("only", "", "comma-separated claim ids (default: all)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results (shared with nadb figures)")
-	out := fs.String("out", "", "also write the claims table as Markdown to this file (make verify writes the paper-scale table to figures/claims.md; a reduced-scale run refuses to overwrite a paper-scale table)")
+	out := fs.String("out", "", "also write the claims table as Markdown to this file, and, when it ends in .md, as CSV beside it (FILE.csv, for programs such as nadb paper); make verify writes the paper-scale table to figures/claims.md and figures/claims.csv; a reduced-scale run refuses to overwrite a paper-scale table")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout. Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
 		fs.PrintDefaults()
@@ -47,6 +50,14 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		}
 		if err := guardPaperFile("out", *out, sc.Name, "(paper scale)"); err != nil {
 			return err
+		}
+		if c := claimsCSV(*out); c != "" {
+			if err := checkOutFile("out", c); err != nil {
+				return err
+			}
+			if sc.Name != verify.Paper.Name && claimsCSVScale(c) == verify.Paper.Name {
+				return refusePaperOverwrite("out", c, sc.Name)
+			}
 		}
 	}
 	if err := checkOutDir("cache", *cacheDir); err != nil {
@@ -82,6 +93,11 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		if err := fsutil.WriteWith(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return err
 		}
+		if c := claimsCSV(*out); c != "" {
+			if err := fsutil.WriteWith(c, func(w io.Writer) error { return verify.WriteCSV(w, rows) }); err != nil {
+				return err
+			}
+		}
 	}
 	var differ []string
 	for _, r := range rows {
@@ -93,4 +109,36 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		return fmt.Errorf("computed verdicts differ from the recorded ones (or are undecided) for claims %s", strings.Join(differ, ", "))
 	}
 	return nil
+}
+
+// claimsCSV is the CSV written beside the Markdown claims table out
+// (claims.md → claims.csv), or "" when out does not end in .md.
+func claimsCSV(out string) string {
+	if stem, ok := strings.CutSuffix(out, ".md"); ok {
+		return stem + ".csv"
+	}
+	return ""
+}
+
+// claimsCSVScale is the scale of the claims CSV at path (its first row's
+// scale column), or "" if it has none.
+func claimsCSVScale(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	header, err := r.Read()
+	if err != nil {
+		return ""
+	}
+	rec, err := r.Read()
+	if err != nil {
+		return ""
+	}
+	if i := slices.Index(header, "scale"); i >= 0 && i < len(rec) {
+		return rec[i]
+	}
+	return ""
 }

@@ -1,0 +1,159 @@
+package report
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite paper/generated from the committed results")
+
+// root is the repository root, seen from this package.
+var root = filepath.Join("..", "..")
+
+var generatedDir = filepath.Join(root, "paper", "generated")
+
+// TestGeneratedUpToDate: the committed paper/generated/*.tex are what
+// Generate makes of the committed results and code; -update rewrites them.
+func TestGeneratedUpToDate(t *testing.T) {
+	files, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if _, err := Write(generatedDir, files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		got, err := os.ReadFile(filepath.Join(generatedDir, f.Name))
+		if err != nil {
+			t.Errorf("paper/generated/%s: %v (run go test ./internal/report -update, or nadb paper)", f.Name, err)
+			continue
+		}
+		if d := cmp.Diff(string(got), string(f.Data)); d != "" {
+			t.Errorf("paper/generated/%s is stale relative to the committed results (run go test ./internal/report -update, or nadb paper); -committed +generated:\n%s", f.Name, d)
+		}
+	}
+}
+
+// Deterministic: two generations give the same bytes.
+func TestGenerateDeterministic(t *testing.T) {
+	a, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("two generations differ:\n%s", d)
+	}
+}
+
+// proseFiles are the hand-written LaTeX files of the report.
+func proseFiles(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, pat := range []string{"paper/*.tex", "paper/sections/*.tex"} {
+		ms, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			b, err := os.ReadFile(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(root, m)
+			out[filepath.ToSlash(rel)] = stripComments(string(b))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no prose files under paper/")
+	}
+	return out
+}
+
+// comment matches a LaTeX comment: an unescaped % to the end of the line.
+var comment = regexp.MustCompile(`(^|[^\\])%.*`)
+
+// stripComments removes the comments of LaTeX text.
+func stripComments(s string) string { return comment.ReplaceAllString(s, "$1") }
+
+var useKey = regexp.MustCompile(`\\nadb\{([^{}]+)\}`)
+
+// TestProseKeysDefined: every \nadb{key} of the prose is defined by the
+// committed results, or comes from an input that is not generated yet (a
+// placeholder in the PDF, listed on its title page); a typo in a key fails.
+func TestProseKeysDefined(t *testing.T) {
+	g, err := generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range proseFiles(t) {
+		for _, m := range useKey.FindAllStringSubmatch(text, -1) {
+			k := m[1]
+			if _, ok := g.macros.vals[k]; ok {
+				continue
+			}
+			pending := slices.ContainsFunc(g.pending, func(p pendingInput) bool { return strings.HasPrefix(k, p.keys) })
+			if !pending {
+				t.Errorf("%s: \\nadb{%s} is not defined by the committed results (internal/report/doc.go lists the keys)", name, k)
+			}
+		}
+	}
+}
+
+var prosePath = regexp.MustCompile(`\\nadbpath\{([^{}]+)\}`)
+
+// TestProsePathsExist: every repository path the prose names exists, or is
+// an input not generated yet.
+func TestProsePathsExist(t *testing.T) {
+	g, err := generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range proseFiles(t) {
+		for _, m := range prosePath.FindAllStringSubmatch(text, -1) {
+			p := m[1]
+			if ms, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p))); len(ms) > 0 {
+				continue
+			}
+			if ms, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)+".*")); len(ms) > 0 {
+				continue // a figure's stem
+			}
+			if slices.ContainsFunc(g.pending, func(q pendingInput) bool { return q.path == p }) {
+				continue
+			}
+			t.Errorf("%s: \\nadbpath{%s} does not exist in the repository", name, p)
+		}
+	}
+}
+
+// TestEveryFigureInReport: every figure of sweep.FigureSpecs is shown
+// somewhere in the report (a new figure needs a place in the prose).
+func TestEveryFigureInReport(t *testing.T) {
+	g, err := generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, text := range proseFiles(t) {
+		all.WriteString(text)
+	}
+	for name := range g.files {
+		if id, ok := strings.CutPrefix(name, "figure-"); ok {
+			if !strings.Contains(all.String(), `\nadbinput{figure-`+strings.TrimSuffix(id, ".tex")+`}`) {
+				t.Errorf("generated/%s is not \\nadbinput in paper/ or paper/sections/", name)
+			}
+		}
+	}
+}
