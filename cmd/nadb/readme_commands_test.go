@@ -241,7 +241,7 @@ func TestLabelWalkthrough(t *testing.T) {
 	const port = "18473"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := sh(ctx, serve+" -addr 127.0.0.1:"+port)
+	srv := sh(ctx, "exec "+serve+" -addr 127.0.0.1:"+port) // exec: cancelling kills the server itself
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
