@@ -8,6 +8,17 @@
 // it asks Queries (context, arm 1, arm 2) and receives Feedback bits. Oracles,
 // rewards and metrics live in package experiments.
 //
+// Every round the experimenter's Offer says which contexts and arm pairs may
+// be asked (the zero Offer: all of them); Offer's helpers (RandomContext,
+// RandomPair, MaskFirstArm, …) keep a rule within it. Observe accepts the
+// answer to any valid query, chosen by the learner or not. Pender learners
+// put asked-but-unanswered queries into V at once, so SelectBatch proposes k
+// distinct queries exactly. In the paper's other reading, fresh contexts
+// every round, the pool's last Pool.Fresh() contexts are the round's
+// candidates and the queried one is committed after the answer (Pool.SetFresh,
+// Commit); learners keep what they know per row in step with
+// Pool.Generation (rows.go).
+//
 // # The paper's equations in this package
 //
 //	(1) worst sub-optimality gap            experiments.Checkpoint.WorstGap
@@ -20,10 +31,15 @@
 //	(8) policy π(c) = argmax_a h            NeuralModel.Policy         neural.go
 //
 // V = (λ/κ)I + Σ ψψᵀ is kept exactly, never as a diagonal and never as a p×p
-// matrix: package internal/gram maintains the per-context K×K blocks of
-// Φ V⁻¹ Φᵀ by the kernel route (closed-form gradient inner products, O(N·t)
-// per round). The 1/w factor of the paper's V is applied once, to the features
-// φ = g(x;θ0)/√w; Config.SigmaWidth selects whether σ² applies it again.
+// matrix (the Confidence interface, confidence.go): on a fixed pool package
+// internal/gram maintains the per-context K×K blocks of Φ V⁻¹ Φᵀ by the
+// kernel route (closed-form gradient inner products; a context is brought up
+// to date when it is read, and stale blocks bound the norms of eq. 3); in the
+// fresh-context reading gram.Stream solves the round's fresh contexts' blocks
+// from the Cholesky factor of the t×t dual matrix (confidence_stream.go); the
+// linear baselines in that reading keep their d×d V⁻¹ (gram.Primal). The 1/w
+// factor of the paper's V is applied once, to the features φ = g(x;θ0)/√w;
+// Config.SigmaWidth selects whether σ² applies it again.
 //
 // # Large pools
 //

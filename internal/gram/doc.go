@@ -27,7 +27,11 @@
 //	γ_t = 1 + r_t[i] − r_t[j] = 1 + ψ_tᵀ V_{t−1}⁻¹ ψ_t,   r̃_t = r_t/√γ_t,
 //	M_t = M_{t−1} − r̃_t r̃_tᵀ,
 //
-// O(N·t) per round for r_t plus O(N·K) to update every block. The vectors r̃_s
+// at most O(N·t) per round for r_t plus O(N·K) to update every block — and
+// less in practice: an update computes r̃_t only for the contexts of its two
+// rows, and any other context catches up (with exactly the same arithmetic)
+// when it is next read, so rows nobody reads cost nothing, and a stale block
+// bounds the current norms from above (MaxPairBound). The vectors r̃_s
 // are the columns of (1/√a)·B L⁻ᵀ where B = ΦΨ and L Lᵀ = a·I_t + ΨᵀΨ: the
 // recursion is a left-looking Cholesky factorisation of the t×t dual Gram
 // matrix, one column per round, so its rounding errors are those of a
