@@ -9,7 +9,7 @@
 // rewards and metrics live in package experiments.
 //
 // Every round the experimenter's Offer says which contexts and arm pairs may
-// be asked (the zero Offer: all of them); Offer's helpers (RandomContext,
+// be asked (the zero Offer: all of them); Offer's methods (RandomContext,
 // RandomPair, MaskFirstArm, …) keep a rule within it. Observe accepts the
 // answer to any valid query, chosen by the learner or not. Pender learners
 // put asked-but-unanswered queries into V at once, so SelectBatch proposes k
