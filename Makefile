@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench nadb figures figures-quick verify paper clean-cache clean
+.PHONY: all test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed nadb figures figures-quick verify paper clean-cache clean
 
 all: test
 
@@ -50,6 +50,18 @@ test-slurm:
 ## bench: every benchmark, one core and two (compare runs with benchstat)
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -cpu 1,2 ./...
+
+## speed: one paper-scale run of every algorithm on one core, user CPU time and peak memory (GNU time) → figures/speed.md
+SPEED_ALGOS := neural-adb-ucb neural-adb-ts neural-adb-ucb-randctx neural-adb-tsctx-ucb neural-adb-lookahead-ucb random-nn random apo ae-borda ae-dpo ae-borda-nn neural-adb-apo
+speed: nadb
+	@test -x /usr/bin/time || { echo "make speed needs GNU time: apt-get install time"; exit 2; }
+	@{ echo "# Speed (paper scale, one core)"; echo; \
+	  echo "One run of \`GOMAXPROCS=1 /usr/bin/time -f '%U %M' bin/nadb run -algo A -problem square -seed 1\` per algorithm (Square, d = 20, K = 10, 300 contexts, width 50, T = 1000): user CPU seconds and peak resident memory. CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'). Written by \`make speed\`."; echo; \
+	  echo "| algorithm | CPU s | peak MB |"; echo "|---|---|---|"; \
+	  for a in $(SPEED_ALGOS); do \
+	    GOMAXPROCS=1 /usr/bin/time -f '%U %M' -o bin/speed.time bin/nadb run -algo $$a -problem square -seed 1 -out bin/speed.csv >/dev/null || exit 1; \
+	    read u m < bin/speed.time; echo "| $$a | $$u | $$((m / 1024)) |"; \
+	  done; } > bin/speed.md && mv bin/speed.md figures/speed.md && cat figures/speed.md
 
 ## nadb: build the command into bin/
 nadb:

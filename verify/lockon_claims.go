@@ -83,7 +83,7 @@ func lockOnRepairClaims() []Claim {
 			"Section 3.2, footnote to eq. (3)",
 			[][2]string{{"neural-adb-ucb", "neural-adb-ucb-randctx"}, {"neural-adb-ts", "neural-adb-ts-randctx"}}, gaps, probs),
 			both(DoesNotHold), "the reverse holds: lock-on leaves the pool mostly unqueried, and random contexts reach mean gap ≈ 0.11 on Square against ≈ 7 (figures/lockon/main.md); claim 0a guards that the random-context learner does learn"),
-		record(c8b, both(DoesNotHold), "no repair clears the bar: at 30 seeds the worst gap is not significantly lower on either problem (Square 3.7 vs 4.24, Sine 2.17 vs 2.35; figures/lockon/seeds30/main.md)"),
-		record(c8c, both(DoesNotHold), "at 30 seeds (figures/lockon/seeds30/main.md) the mean gap is lower on Sine (0.265 vs 0.319, one-sided p = 2e-5) but not on Square (0.105 vs 0.205, p = 0.16): the 10-seed Square difference (0.090 vs 0.114, figures/lockon/main.md) did not replicate; at reduced scale (10 seeds) neither is resolved"),
+		record(c8b, both(DoesNotHold), "no repair clears the bar: at 30 seeds the worst gap is not significantly lower on either problem (Square 3.71 vs 4.24, Sine 2.24 vs 2.35; figures/lockon/seeds30/main.md)"),
+		record(c8c, both(DoesNotHold), "at 30 seeds (figures/lockon/seeds30/main.md) the mean gap is lower on Sine (0.272 vs 0.319, one-sided p = 0.0002) but not on Square (0.105 vs 0.206, Holm-adjusted p = 0.16): the 10-seed Square difference (0.089 vs 0.114, figures/lockon/main.md) did not replicate; at reduced scale (10 seeds) neither is resolved"),
 	}
 }

@@ -21,8 +21,8 @@ func Table() []Claim {
 	}{
 		{"1a", "neural-adb-ucb", "UCB", "worst_gap", "worst gap", both(DoesNotHold),
 			"the literal context rule locks onto a few dozen contexts (claim 7); the pool's worst gap is set by contexts it never queries and stays flat (slope ≈ 0)"},
-		{"1b", "neural-adb-ts", "TS", "worst_gap", "worst gap", both(Holds),
-			"TS's sampled second arm keeps moving the network, so the worst gap falls, but slowly: the slope is far from the bound's −1/2"},
+		{"1b", "neural-adb-ts", "TS", "worst_gap", "worst gap", map[string]Verdict{"reduced": Holds, "paper": DoesNotHold},
+			"TS's sampled second arm keeps moving the network, but the worst gap falls slowly if at all: at paper scale the slope's interval reaches 0 (−0.058 ± 0.061, figures/claims.md), at reduced scale it lies below 0; either way far from the bound's −1/2"},
 		{"1c", "neural-adb-ucb", "UCB", "mean_gap", "mean gap (MAE)", map[string]Verdict{"reduced": Holds, "paper": DoesNotHold},
 			"with 100 contexts the ~27 locked-on contexts still teach the network something about the pool; with 300 the UCB mean gap plateaus near 6.8 after t ≈ 200"},
 		{"1d", "neural-adb-ts", "TS", "mean_gap", "mean gap (MAE)", both(Holds),

@@ -27,7 +27,10 @@ var paperScaleCommands = []string{
 
 // notRunCommands are README commands that are not run for another reason.
 var notRunCommands = map[string]string{
-	"make test": "the test suite itself, which contains this test",
+	"make test":         "the test suite itself, which contains this test",
+	"make test-browser": "installs Chromium and drives it; .ci/run runs it",
+	"make test-slurm":   "starts a Slurm cluster as root; .ci/run runs it",
+	"make paper":        "installs TeX Live and builds the PDF; .ci/run runs it",
 	"jid=$(sbatch --parsable --array=1-8 .ci/slurm/figures.sbatch)":                                                         "needs a Slurm cluster: make test-slurm runs the recipe on a one-node cluster",
 	"sbatch --dependency=afterok:$jid --kill-on-invalid-dep=yes .ci/slurm/figures.sbatch":                                   "needs a Slurm cluster: make test-slurm runs the recipe on a one-node cluster",
 	"make nadb && export PATH=$PWD/bin:$PATH":                                                                               "the labelling walkthrough, a script run in bin/walk (ignored by git): TestLabelWalkthrough runs it",
