@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/neural-adb/nadb/internal/report"
+	"github.com/neural-adb/nadb/paper/report"
 )
 
 func cmdPaper(ctx context.Context, stdout, stderr io.Writer, args []string) error {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/neural-adb/nadb/internal/report"
+	"github.com/neural-adb/nadb/paper/report"
 )
 
 // TestPaperCommand: nadb paper writes what report.Generate makes of the

@@ -58,5 +58,5 @@
 // Generate depends only on the committed files and the code (maps are
 // written in sorted order), so equal inputs give equal bytes; the test of
 // this package fails when paper/generated differs from what Generate makes
-// of the committed inputs (go test ./internal/report -update rewrites it).
+// of the committed inputs (go test ./paper/report -update rewrites it).
 package report

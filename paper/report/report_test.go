@@ -34,11 +34,11 @@ func TestGeneratedUpToDate(t *testing.T) {
 	for _, f := range files {
 		got, err := os.ReadFile(filepath.Join(generatedDir, f.Name))
 		if err != nil {
-			t.Errorf("paper/generated/%s: %v (run go test ./internal/report -update, or nadb paper)", f.Name, err)
+			t.Errorf("paper/generated/%s: %v (run go test ./paper/report -update, or nadb paper)", f.Name, err)
 			continue
 		}
 		if d := cmp.Diff(string(got), string(f.Data)); d != "" {
-			t.Errorf("paper/generated/%s is stale relative to the committed results (run go test ./internal/report -update, or nadb paper); -committed +generated:\n%s", f.Name, d)
+			t.Errorf("paper/generated/%s is stale relative to the committed results (run go test ./paper/report -update, or nadb paper); -committed +generated:\n%s", f.Name, d)
 		}
 	}
 }
@@ -106,7 +106,7 @@ func TestProseKeysDefined(t *testing.T) {
 			}
 			pending := slices.ContainsFunc(g.pending, func(p pendingInput) bool { return strings.HasPrefix(k, p.keys) })
 			if !pending {
-				t.Errorf("%s: \\nadb{%s} is not defined by the committed results (internal/report/doc.go lists the keys)", name, k)
+				t.Errorf("%s: \\nadb{%s} is not defined by the committed results (paper/report/doc.go lists the keys)", name, k)
 			}
 		}
 	}

@@ -40,7 +40,7 @@ func (m *macros) latex() []byte {
 	}
 	slices.Sort(keys)
 	var b bytes.Buffer
-	b.WriteString("% \\nadb{key} prints a value; the keys are listed in internal/report/doc.go.\n")
+	b.WriteString("% \\nadb{key} prints a value; the keys are listed in paper/report/doc.go.\n")
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\\nadbdef{%s}{%s}\n", k, m.vals[k])
 	}
