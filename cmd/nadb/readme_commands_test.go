@@ -28,6 +28,7 @@ var paperScaleCommands = []string{
 // notRunCommands are README commands that are not run for another reason.
 var notRunCommands = map[string]string{
 	"make test":         "the test suite itself, which contains this test",
+	"make test-readme":  "this test itself: running it here would recurse without end",
 	"make test-browser": "installs Chromium and drives it; .ci/run runs it",
 	"make test-slurm":   "starts a Slurm cluster as root; .ci/run runs it",
 	"make paper":        "installs TeX Live and builds the PDF; .ci/run runs it",
@@ -125,6 +126,9 @@ func TestREADMECommands(t *testing.T) {
 	if os.Getenv("NADB_README_COMMANDS") != "1" {
 		t.Skip("set NADB_README_COMMANDS=1 (make test-readme) to run the README's commands in a clone")
 	}
+	if os.Getenv("NADB_README_NESTED") == "1" {
+		t.Skip("run by a README command inside TestREADMECommands: not again")
+	}
 	dir := filepath.Join(t.TempDir(), "clone")
 	git := func(args ...string) string {
 		t.Helper()
@@ -153,7 +157,7 @@ func TestREADMECommands(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NADB_README_NESTED=1")
 	for _, c := range readmeCommands(t) {
 		if slices.Contains(paperScaleCommands, c) {
 			t.Logf("not run (paper scale): %s", c)
