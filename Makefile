@@ -34,7 +34,7 @@ unit:
 
 ## test-readme: every command of README.md's shell blocks that is not a paper-scale sweep, run in a temporary clone with small budgets, checking that git status stays clean (minutes; not part of make test)
 test-readme:
-	NADB_README_COMMANDS=1 $(GO) test -count=1 -timeout 90m -run '^TestREADMECommands$$' -v ./cmd/nadb
+	NADB_README_COMMANDS=1 $(GO) test -count=1 -timeout 90m -run '^(TestREADMECommands|TestLabelWalkthrough)$$' -v ./cmd/nadb
 
 ## test-browser: the headless Chromium test of the labelling page (installs chromium and chromium-driver when missing; screenshots in bin/label-shots/)
 test-browser:
