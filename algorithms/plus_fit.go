@@ -1,0 +1,109 @@
+package algorithms
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/logistic"
+)
+
+// plusFitTemperature returns the τ ∈ {0} ∪ {2^{j/4}: j = −24…8} that maximises
+// the discounted log-likelihood Σ_s γ^{n−s} log μ(τ m_s) of the prequential
+// margins, and that maximum: the member's prequential fit after the one scale
+// correction that leaves its policy unchanged.
+func plusFitTemperature(marg []float64, gamma float64) (tau, ll float64) {
+	n := len(marg)
+	w := make([]float64, n)
+	f := 1.0
+	for s := n - 1; s >= 0; s-- {
+		w[s] = f
+		f *= gamma
+	}
+	tau, ll = 0, 0
+	for _, ws := range w {
+		ll -= ws * math.Ln2
+	}
+	for j := -24; j <= 8; j++ {
+		t := math.Pow(2, float64(j)/4)
+		v := 0.0
+		for s, ms := range marg {
+			v += w[s] * logistic.LogSigmoid(t*ms)
+		}
+		if v > ll {
+			tau, ll = t, v
+		}
+	}
+	return tau, ll
+}
+
+// newtonU minimises L in u with θ fixed: at most iters damped Newton steps
+// from the current u (L is strictly convex in u for λu > 0).
+func (m *plusModel) newtonU(mb *plusNet, iters int) {
+	d := m.pool.Dim
+	n := len(m.duels)
+	off := m.offsets(mb, m.c)
+	m.c = off
+	lu := m.opt.LambdaU
+	loss := func(u []float64) float64 {
+		l := 0.0
+		for s := range n {
+			l += logistic.Softplus(-(plusDot(u, m.z[s*d:(s+1)*d]) + off[s]))
+		}
+		return l + lu/2*plusDot(u, u)
+	}
+	if cap(m.nw) < n {
+		m.nw = make([]float64, n, 2*n)
+	}
+	w := m.nw[:n]
+	for range iters {
+		for i := range d {
+			m.ngrad[i] = lu * mb.u[i]
+		}
+		for s := range n {
+			zs := m.z[s*d : (s+1)*d]
+			p := logistic.Sigmoid(plusDot(mb.u, zs) + off[s])
+			w[s] = p * (1 - p)
+			plusAxpy(-(1 - p), zs, m.ngrad)
+		}
+		for i := range d {
+			for j := i; j < d; j++ {
+				v := 0.0
+				for s := range n {
+					v += w[s] * m.z[s*d+i] * m.z[s*d+j]
+				}
+				if i == j {
+					v += lu
+				}
+				m.hess.SetSym(i, j, v)
+			}
+		}
+		if !m.chol.Factorize(m.hess) {
+			return
+		}
+		dir := mat.NewVecDense(d, m.nstep)
+		if err := m.chol.SolveVecTo(dir, mat.NewVecDense(d, m.ngrad)); err != nil {
+			return
+		}
+		decr := plusDot(m.ngrad, m.nstep)
+		if decr/2 < 1e-12 {
+			return
+		}
+		l0, t := loss(mb.u), 1.0
+		ok := false
+		for range 40 {
+			for i := range m.ntrial {
+				m.ntrial[i] = mb.u[i] - t*m.nstep[i]
+			}
+			if loss(m.ntrial) <= l0-1e-4*t*decr {
+				ok = true
+				break
+			}
+			t /= 2
+		}
+		if !ok {
+			return
+		}
+		copy(mb.u, m.ntrial)
+	}
+}
