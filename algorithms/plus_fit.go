@@ -66,16 +66,23 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 			w[s] = p * (1 - p)
 			plusAxpy(-(1 - p), zs, m.ngrad)
 		}
+		// H = Σ_s w_s z_s z_sᵀ + λu I, each entry summed over s in order.
+		acc := growF(&m.nacc, d*d)
+		clear(acc)
+		for s := range n {
+			zs := m.z[s*d : (s+1)*d]
+			for i, zi := range zs {
+				wi := w[s] * zi
+				row := acc[i*d : (i+1)*d]
+				for j := i; j < d; j++ {
+					row[j] += wi * zs[j]
+				}
+			}
+		}
 		for i := range d {
+			acc[i*d+i] += lu
 			for j := i; j < d; j++ {
-				v := 0.0
-				for s := range n {
-					v += w[s] * m.z[s*d+i] * m.z[s*d+j]
-				}
-				if i == j {
-					v += lu
-				}
-				m.hess.SetSym(i, j, v)
+				m.hess.SetSym(i, j, acc[i*d+j])
 			}
 		}
 		if !m.chol.Factorize(m.hess) {

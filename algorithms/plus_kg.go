@@ -2,10 +2,8 @@ package algorithms
 
 import (
 	"math"
-	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // knowledgeGradient appends, for every candidate duel (c, a, b), the expected
@@ -40,10 +38,7 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 		den[j] = math.Sqrt(ps.nu2) / math.Sqrt(plusDot(psi, col)+1/kappa)
 	}
 	beta := growF(&ws.beta, N*M)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: N, Cols: m, Stride: m, Data: ps.z},
-		blas64.General{Rows: m, Cols: M, Stride: M, Data: sp}, 0,
-		blas64.General{Rows: N, Cols: M, Stride: M, Data: beta})
+	gemm.MulTo(beta, ps.z[:N*m], sp, N, m, M)
 	bs := growF(&ws.bs, K)
 	for j := range M {
 		total := 0.0
@@ -95,19 +90,13 @@ func plusKG(mu, b []float64, ws *kgScratch) float64 {
 	if len(idx) < 2 {
 		return 0
 	}
-	slices.SortFunc(idx, func(i, j int) int {
-		switch {
-		case b[i] < b[j]:
-			return -1
-		case b[i] > b[j]:
-			return 1
-		case mu[i] < mu[j]:
-			return -1
-		case mu[i] > mu[j]:
-			return 1
+	// By increasing slope, then increasing mean (an insertion sort: K is
+	// small).
+	for k := 1; k < len(idx); k++ {
+		for q := k; q > 0 && kgLess(idx[q], idx[q-1], mu, b); q-- {
+			idx[q], idx[q-1] = idx[q-1], idx[q]
 		}
-		return 0
-	})
+	}
 	// Upper envelope by increasing slope; env holds arm indices, cut[k] the z
 	// where env[k] takes over from env[k−1].
 	ws.idx = idx
@@ -143,4 +132,9 @@ func plusKG(mu, b []float64, ws *kgScratch) float64 {
 		kg += (b[env[k]] - b[env[k-1]]) * (plusPhi(-c)*(-c) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi))
 	}
 	return kg
+}
+
+// kgLess orders arms by slope b, then by mean mu.
+func kgLess(i, j int, mu, b []float64) bool {
+	return b[i] < b[j] || (b[i] == b[j] && mu[i] < mu[j])
 }

@@ -53,9 +53,9 @@ type plusModel struct {
 	c, gr  []float64
 	full   *mlp.Batch // workspace for whole-pool forward passes
 	// Newton workspace.
-	nw, ngrad, nstep, ntrial []float64
-	hess                     *mat.SymDense
-	chol                     mat.Cholesky
+	nw, ngrad, nstep, ntrial, nacc []float64
+	hess                           *mat.SymDense
+	chol                           mat.Cholesky
 }
 
 func newPlusModel(env Env, opt PlusOptions) (*plusModel, error) {

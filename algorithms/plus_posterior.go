@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 	"github.com/neural-adb/nadb/internal/mlp"
 )
@@ -176,10 +177,7 @@ func (ps *plusPosterior) blocks(lo, hi int) {
 	}
 	zs := ps.scratch[:N*m]
 	z := ps.z[lo*K*m : hi*K*m]
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: N, Cols: m, Stride: m, Data: z},
-		blas64.General{Rows: m, Cols: m, Stride: m, Data: ps.cov}, 0,
-		blas64.General{Rows: N, Cols: m, Stride: m, Data: zs})
+	gemm.MulTo(zs, z, ps.cov, N, m, m)
 	for c := lo; c < hi; c++ {
 		blk := ps.q[c*K*K : (c+1)*K*K]
 		for a := range K {
@@ -217,8 +215,7 @@ func (ps *plusPosterior) add(i, j int, kappa float64) {
 		}
 	}
 	N, K := ps.pool.Rows(), ps.pool.Arms
-	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: N, Cols: m, Stride: m, Data: ps.z},
-		blas64.Vector{N: m, Inc: 1, Data: ps.u}, 0, blas64.Vector{N: N, Inc: 1, Data: ps.zu})
+	gemm.MulVecTo(ps.zu, ps.z[:N*m], ps.u, N, m)
 	for c := range ps.pool.Contexts {
 		w := ps.zu[c*K : (c+1)*K]
 		blk := ps.q[c*K*K : (c+1)*K*K]
