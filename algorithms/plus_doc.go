@@ -2,12 +2,13 @@ package algorithms
 
 // neural-adb-plus (ours, not in the paper): a neural active learner for the
 // paper's problem built to repair what the reproduction found wrong with
-// Neural-ADB as written: a context rule that locks on (lockon_doc.go), a
-// network that overfits noisy answers, and a confidence width σ that does not
-// cover the errors. Every switch is a field of PlusOptions; the registered
-// learner uses DefaultPlusOptions on every problem. Nothing is tuned per
-// problem: what must adapt is chosen during the run from the duels collected
-// so far.
+// Neural-ADB as written: a context rule that locks on (package
+// experiments/lockon), a network that overfits noisy answers, and a
+// confidence width σ that does not cover the errors. Every switch is a field
+// of PlusOptions; the registered learner uses DefaultPlusOptions on every
+// problem, fixed on development seeds (≥ 101) before the evaluation runs
+// (seeds 1–30, experiments/sweep/plus.go). Nothing is tuned per problem:
+// what must adapt is chosen during the run from the duels collected so far.
 //
 // # Reward model (plus_model.go, plus_fit.go)
 //
@@ -77,11 +78,35 @@ package algorithms
 // random pair of a random candidate context, which keeps the data from
 // becoming self-reinforcing (and keeps every pair type represented).
 //
-// The selection is a function of the candidate contexts and a PairMask
-// (selectFrom), and since P depends on which duel is asked but not on its
-// answer, SelectBatch chooses k distinct duels at once, each accounting for
-// what the earlier ones will teach.
+// Every rule keeps to the round's Offer: the candidates are drawn from the
+// offered contexts, the arms from the allowed pairs (Offer.MaskFirstArm,
+// MaskSecondArm), the random duel among the allowed pairs. Since P depends on
+// which duel is asked but not on its answer, the learner is a Pender: a
+// pending duel enters Σ and the blocks at once (and every rebuild until its
+// answer arrives), so SelectBatch's k duels each account for what the
+// earlier ones will teach.
 //
-// Cost: the members' training dominates (four models, the linear one without
-// Adam); the selection costs one (N × (d+w)) × (d+w) × Candidates product per
+// # The fresh-context reading (plus.go: sync)
+//
+// Everything kept per pool row (the members' g and h, the average, z and the
+// blocks, the tie-break priorities) follows Pool.Generation: rows of newly
+// committed contexts and the round's fresh rows are recomputed from the
+// current parameters and Σ; committed rows never change. Score (Scorer) is
+// the calibrated average Σ_λ w_λ τ_λ h_λ(x), what the evaluation pool of that
+// reading is scored with.
+//
+// # Ablation (Config.PlusAblate, plusOptions)
+//
+//	fixed-lambda     the grid replaced by Config.Lambda (paper: 1)       Lambdas
+//	raw-likelihood   members ranked without the temperature τ            Temperature
+//	no-average       the best member instead of the average              Average
+//	no-step-budget   Steps (25) Adam steps per retrain throughout        StepBudget
+//	no-fisher        every duel's curvature weight 1/4                   Fisher
+//	no-nu-fit        ν̂ = 1                                               FitNu
+//	no-kg            the duel of the largest own expected improvement    KG
+//	no-random-duels  no random duels                                     Explore
+//
+// Cost: the members' training dominates (three networks with Adam, the
+// linear member without); the selection costs one (N × (d+w)) × Candidates
+// product (internal/gemm) and Candidates × Contexts envelope integrals per
 // round.

@@ -28,12 +28,51 @@ var plusSeeds = map[string]int{"paper": sweep.PlusSeeds(Paper), "reduced": sweep
 // plusProblems are the synthetic problems of claims 9a and 9b.
 var plusProblems = []string{string(experiments.Square), string(experiments.Sine), string(experiments.Cosine)}
 
-// plusBeats is claim 9a (or, under the fresh-context reading, 9b).
+// plusRivals are the comparators of claims 9a and 9b, with short names for
+// the results.
+var plusRivals = [][2]string{{"neural-adb-ucb-randctx", "randctx"}, {"random-nn", "random-nn"}}
+
+// plusBeats is claim 9a (or, under the fresh-context reading, 9b): beats's
+// runs and test, with results that name the comparator of each test.
 func plusBeats(id string) Claim {
+	var pairs [][2]string
+	for _, r := range plusRivals {
+		pairs = append(pairs, [2]string{plusAlgo, r[0]})
+	}
+	metrics := []string{"worst_gap", "mean_gap"}
 	c := beats(id, "Our learner neural-adb-plus has a lower worst and mean gap than the strongest neural comparators, the paper's arm rule on uniformly random contexts (neural-adb-ucb-randctx) and random selection with the paper's network (random-nn), on Square, Sine and Cosine",
-		"ours (algorithms/plus_doc.go; figures/plus)",
-		[][2]string{{plusAlgo, "neural-adb-ucb-randctx"}, {plusAlgo, "random-nn"}}, []string{"worst_gap", "mean_gap"}, plusProblems)
+		"ours (algorithms/plus_doc.go; figures/plus)", pairs, metrics, plusProblems)
 	c.Seeds = plusSeeds
+	c.Evaluate = func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
+		var cmps []comparison
+		var parts []string
+		for _, p := range plusProblems {
+			for _, m := range metrics {
+				ours, err := final(sc, r, spec(sc, plusAlgo, p), m)
+				if err != nil {
+					return Outcome{}, err
+				}
+				mo, ho := stats.MeanCI(ours, 0.95)
+				part := fmt.Sprintf("%s/%s: plus %.3g ± %.2g", m, p, mo, ho)
+				for _, rv := range plusRivals {
+					v, err := final(sc, r, spec(sc, rv[0], p), m)
+					if err != nil {
+						return Outcome{}, err
+					}
+					cmps = append(cmps, comparison{fmt.Sprintf("plus<%s %s/%s", rv[1], m, p), ours, v})
+					mv, hv := stats.MeanCI(v, 0.95)
+					part += fmt.Sprintf(", %s %.3g ± %.2g (one-sided %s, reverse %s)", rv[1], mv, hv, pvalue(stats.PairedTLess(ours, v).P), pvalue(stats.PairedTLess(v, ours).P))
+				}
+				parts = append(parts, part)
+			}
+		}
+		f := family(cmps)
+		return Outcome{
+			Verdict: allSignificant(f.adj),
+			Result:  fmt.Sprintf("%s (n = %d seeds). %s", strings.Join(parts, "; "), sc.Seeds, f.summary()),
+			Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
+		}, nil
+	}
 	return c
 }
 
