@@ -114,3 +114,59 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 		copy(mb.u, m.ntrial)
 	}
 }
+
+// fitNu refits ν̂² on the prequential records: with τ̂ a temperature of the
+// margins, (τ̂, ν̂²) maximise the discounted (factor gamma per duel)
+// log-likelihood Σ_s log μ(τ m_s / √(1 + π τ² ν² v_s / 8)) (the probit
+// approximation of the predictive Bradley–Terry probability) by three rounds
+// of alternating grid searches, τ over 2^{j/4}, j = −24…8, and ν over 2^{k/4},
+// k = −12…40.
+func (ps *plusPosterior) fitNu(gamma float64) {
+	n := len(ps.recM)
+	if n == 0 {
+		return
+	}
+	w := make([]float64, n)
+	f := 1.0
+	for s := n - 1; s >= 0; s-- {
+		w[s] = f
+		f *= gamma
+	}
+	ll := func(tau, nu2 float64) float64 {
+		v := 0.0
+		for s, ms := range ps.recM {
+			v += w[s] * logistic.LogSigmoid(tau*ms/math.Sqrt(1+math.Pi*tau*tau*nu2*ps.recV[s]/8))
+		}
+		return v
+	}
+	tau, nu2 := 1.0, ps.nu2
+	for range 3 {
+		best := math.Inf(-1)
+		for k := -12; k <= 40; k++ {
+			x := math.Pow(2, float64(k)/2)
+			if v := ll(tau, x); v > best {
+				best, nu2 = v, x
+			}
+		}
+		best = math.Inf(-1)
+		for j := -24; j <= 8; j++ {
+			x := math.Pow(2, float64(j)/4)
+			if v := ll(x, nu2); v > best {
+				best, tau = v, x
+			}
+		}
+	}
+	ps.tau, ps.nu2 = tau, nu2
+}
+
+// plusEI returns E[max(X, 0)] for X ~ N(mean, s²): the expected improvement.
+func plusEI(mean, s float64) float64 {
+	if s <= 0 {
+		return max(mean, 0)
+	}
+	z := mean / s
+	return mean*plusPhi(z) + s*math.Exp(-z*z/2)/math.Sqrt(2*math.Pi)
+}
+
+// plusPhi is the standard normal CDF.
+func plusPhi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }

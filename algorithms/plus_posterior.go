@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/neural-adb/nadb/internal/gemm"
-	"github.com/neural-adb/nadb/internal/logistic"
 	"github.com/neural-adb/nadb/internal/mlp"
 )
 
@@ -39,8 +38,6 @@ type plusPosterior struct {
 	tau     float64
 	recM    []float64 // prequential margins h_win − h_lose
 	recV    []float64 // and their variances (without ν̂²)
-	chol    []float64 // lower Cholesky factor of Σ, valid when cholOK
-	cholOK  bool
 	scratch []float64
 }
 
@@ -100,7 +97,6 @@ func (ps *plusPosterior) rebuild(mb *plusNet, lambdaU float64, duels [][2]int, f
 		}
 	}
 	ps.blocks(0, p.Contexts)
-	ps.cholOK = false
 }
 
 // grow extends the per-row state to the pool's rows.
@@ -124,7 +120,6 @@ func (ps *plusPosterior) evalRows(lo, hi int) {
 	K := ps.pool.Arms
 	ps.embed(lo*K, hi*K)
 	ps.blocks(lo, hi)
-	ps.cholOK = false
 }
 
 // embed sets z(x_n) = [x_n; e(x_n)] for the pool rows lo … hi−1, e the last
@@ -226,7 +221,6 @@ func (ps *plusPosterior) add(i, j int, kappa float64) {
 			}
 		}
 	}
-	ps.cholOK = false
 }
 
 // var2 returns (z_a − z_b)ᵀ Σ (z_a − z_b) for arms a, b of context c, without ν̂².
@@ -243,90 +237,3 @@ func (ps *plusPosterior) record(win, lose int, h []float64) {
 	ps.recM = append(ps.recM, h[win]-h[lose])
 	ps.recV = append(ps.recV, ps.var2(win/K, win%K, lose%K))
 }
-
-// fitNu refits ν̂² on the prequential records: with τ̂ a temperature of the
-// margins, (τ̂, ν̂²) maximise the discounted (factor gamma per duel)
-// log-likelihood Σ_s log μ(τ m_s / √(1 + π τ² ν² v_s / 8)) (the probit
-// approximation of the predictive Bradley–Terry probability) by three rounds
-// of alternating grid searches, τ over 2^{j/4}, j = −24…8, and ν over 2^{k/4},
-// k = −12…40.
-func (ps *plusPosterior) fitNu(gamma float64) {
-	n := len(ps.recM)
-	if n == 0 {
-		return
-	}
-	w := make([]float64, n)
-	f := 1.0
-	for s := n - 1; s >= 0; s-- {
-		w[s] = f
-		f *= gamma
-	}
-	ll := func(tau, nu2 float64) float64 {
-		v := 0.0
-		for s, ms := range ps.recM {
-			v += w[s] * logistic.LogSigmoid(tau*ms/math.Sqrt(1+math.Pi*tau*tau*nu2*ps.recV[s]/8))
-		}
-		return v
-	}
-	tau, nu2 := 1.0, ps.nu2
-	for range 3 {
-		best := math.Inf(-1)
-		for k := -12; k <= 40; k++ {
-			x := math.Pow(2, float64(k)/2)
-			if v := ll(tau, x); v > best {
-				best, nu2 = v, x
-			}
-		}
-		best = math.Inf(-1)
-		for j := -24; j <= 8; j++ {
-			x := math.Pow(2, float64(j)/4)
-			if v := ll(x, nu2); v > best {
-				best, tau = v, x
-			}
-		}
-	}
-	ps.tau, ps.nu2 = tau, nu2
-}
-
-// factor returns the lower Cholesky factor L of Σ (L Lᵀ = Σ, row-major m×m).
-func (ps *plusPosterior) factor() []float64 {
-	if ps.cholOK {
-		return ps.chol
-	}
-	m := ps.m
-	var ch mat.Cholesky
-	sym := mat.NewSymDense(m, append([]float64(nil), ps.cov...))
-	if !ch.Factorize(sym) {
-		// Rounding in the downdates; fall back to the diagonal.
-		ps.chol = make([]float64, m*m)
-		for i := range m {
-			ps.chol[i*m+i] = math.Sqrt(max(ps.cov[i*m+i], 0))
-		}
-		ps.cholOK = true
-		return ps.chol
-	}
-	var l mat.TriDense
-	ch.LTo(&l)
-	if ps.chol == nil {
-		ps.chol = make([]float64, m*m)
-	}
-	for i := range m {
-		for j := range m {
-			ps.chol[i*m+j] = l.At(i, j)
-		}
-	}
-	ps.cholOK = true
-	return ps.chol
-}
-
-// plusEI returns E[max(X, 0)] for X ~ N(mean, s²): the expected improvement.
-func plusEI(mean, s float64) float64 {
-	if s <= 0 {
-		return max(mean, 0)
-	}
-	z := mean / s
-	return mean*plusPhi(z) + s*math.Exp(-z*z/2)/math.Sqrt(2*math.Pi)
-}
-
-// plusPhi is the standard normal CDF.
-func plusPhi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
