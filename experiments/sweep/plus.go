@@ -138,6 +138,7 @@ func figPlusCEMS(sc Scale) Figure {
 	f.Seeds = PlusSeeds(sc)
 	f.Rows = []Row{plusRealRow(sc, "CEMSChoice", "cems")}
 	f.ByFamily = false
+	f.Dir = "plus"
 	return f
 }
 
@@ -147,6 +148,7 @@ func figPlusShuttle(sc Scale) Figure {
 	f.Seeds = PlusSeeds(sc)
 	f.Rows = []Row{plusRealRow(sc, "Statlog Shuttle", "shuttle")}
 	f.ByFamily = false
+	f.Dir = "plus"
 	return f
 }
 
