@@ -57,6 +57,9 @@ type Config struct {
 	Beta        float64 `json:"beta" source:"choice" help:"confidence width β of the AE-Borda and AE-DPO bounds"`
 	MLEIters    int     `json:"mle-iters" source:"ours" help:"Newton iterations of the linear logistic MLE refit"`
 	BordaOffset float64 `json:"borda-offset" source:"choice" help:"subtracted from the duel outcome y before the AE-Borda regressions: 0.5, the Borda function's mean over arms, or 0 for the raw y"`
+
+	// Ours (neural-adb-plus, plus_doc.go).
+	PlusAblate PlusAblation `json:"plus-ablate,omitempty" source:"ours" help:"neural-adb-plus with one ingredient removed, for the ablation study (none: the full learner); other learners ignore it"`
 }
 
 // SigmaWidth says how often the 1/w of the features enters σ² (eq. 6).
@@ -106,6 +109,49 @@ func (f FeatureNorm) Validate() error { return enum.Check("feature-norm", f, Fea
 
 // Values lists the valid names.
 func (FeatureNorm) Values() []string { return enum.Strings(FeatureNorms) }
+
+// PlusAblation names the ingredient of neural-adb-plus an ablation removes
+// (plusOptions). Its zero value means PlusNone and is left out of the JSON
+// form, so that configurations written before the field existed keep their
+// JSON (and the cache keys hashed from it).
+type PlusAblation string
+
+// PlusAblation values.
+const (
+	PlusNone          PlusAblation = "none"            // the full learner (stored as the zero value)
+	PlusFixedLambda   PlusAblation = "fixed-lambda"    // one λ (Config.Lambda) instead of the grid
+	PlusRawLikelihood PlusAblation = "raw-likelihood"  // members ranked without the fitted temperature
+	PlusNoAverage     PlusAblation = "no-average"      // the best member instead of the average
+	PlusNoStepBudget  PlusAblation = "no-step-budget"  // Steps Adam steps per retrain throughout
+	PlusNoFisher      PlusAblation = "no-fisher"       // every duel's curvature weight 1/4
+	PlusNoNuFit       PlusAblation = "no-nu-fit"       // ν̂ = 1
+	PlusNoKG          PlusAblation = "no-kg"           // the duel of the largest own expected improvement
+	PlusNoRandomDuels PlusAblation = "no-random-duels" // no random duels
+)
+
+// PlusAblations lists the valid values.
+var PlusAblations = []PlusAblation{PlusNone, PlusFixedLambda, PlusRawLikelihood, PlusNoAverage, PlusNoStepBudget, PlusNoFisher, PlusNoNuFit, PlusNoKG, PlusNoRandomDuels}
+
+// UnmarshalText implements encoding.TextUnmarshaler; "none" is stored as
+// the zero value.
+func (a *PlusAblation) UnmarshalText(b []byte) (err error) {
+	*a, err = enum.Parse("plus-ablate", string(b), PlusAblations)
+	if *a == PlusNone {
+		*a = ""
+	}
+	return err
+}
+
+// Validate reports whether a is one of PlusAblations or the zero value.
+func (a PlusAblation) Validate() error {
+	if a == "" {
+		return nil
+	}
+	return enum.Check("plus-ablate", a, PlusAblations)
+}
+
+// Values lists the valid names.
+func (PlusAblation) Values() []string { return enum.Strings(PlusAblations) }
 
 // enumValue is implemented by the typed fields of Config.
 type enumValue interface {
@@ -221,6 +267,9 @@ func Fields() []Field {
 		dv := def.Field(i)
 		if e, ok := dv.Interface().(enumValue); ok {
 			f.Kind, f.Default, f.Enum = KindEnum, dv.String(), e.Values()
+			if f.Default == "" { // a zero value that stands for the first value (omitempty)
+				f.Default = f.Enum[0]
+			}
 			out = append(out, f)
 			continue
 		}

@@ -91,6 +91,14 @@
 //	                               policy loss, calibrated last-layer
 //	                               posterior (repair_lastlayer.go)
 //
+// A learner of ours that changes the model and the whole duel choice, not
+// only the context rule:
+//
+//	neural-adb-plus  linear part + MLP over a λ grid averaged by       plus_doc.go
+//	                 prequential likelihood, last-layer Laplace
+//	                 posterior, knowledge-gradient duel choice;
+//	                 Config.PlusAblate removes one ingredient
+//
 // # Choices the paper leaves open
 //
 // Every hyper-parameter is a Config field; Fields lists them with their

@@ -71,6 +71,17 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 	if name == "random-nn" {
 		return parts
 	}
+	if name == "neural-adb-plus" {
+		m := d + w
+		add("the other λ members' parameters and Adam moments", "width", 3*3*p)
+		add("members' scores g and h of every row, and their average", "contexts", 9*rows)
+		add("posterior features z = [x; e(x)] of every row", "contexts", rows*m)
+		add("posterior blocks Q_c (K×K per context)", "arms", C*K*K)
+		add("posterior covariance and precision", "width", 3*m*m)
+		add("knowledge-gradient products (rows × candidates)", "contexts", 32*(rows+m))
+		add("duel differences and prequential records", "rounds", T*(d+12))
+		return parts
+	}
 	if strings.HasPrefix(name, "neural-adb-tsctx") {
 		add("last-layer embedding of every row", "contexts", rows*w)
 	}

@@ -64,7 +64,7 @@ func TestEstimateMemoryGrows(t *testing.T) {
 	wide.Width = 200
 	deep := cfg
 	deep.Depth = 4
-	for _, name := range []string{"neural-adb-ucb", "neural-adb-ucb-randctx", "neural-adb-apo", "ae-borda-nn", "random-nn", "apo", "ae-borda", "random"} {
+	for _, name := range []string{"neural-adb-ucb", "neural-adb-ucb-randctx", "neural-adb-apo", "ae-borda-nn", "random-nn", "neural-adb-plus", "apo", "ae-borda", "random"} {
 		t0 := total(name, base, cfg, 1000)
 		more := map[string]float64{
 			"contexts": total(name, Shape{Contexts: 600, Arms: 10, Dim: 20}, cfg, 1000),

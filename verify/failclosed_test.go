@@ -20,13 +20,13 @@ func (f fakeResults) Get(s experiments.Spec) (*experiments.Result, error) {
 	h := fnv.New32a()
 	h.Write([]byte(s.Algorithm + s.Problem.Name))
 	base := 1 + float64(h.Sum32()%1000)/100 + float64(s.Seed)/7
-	res := &experiments.Result{Spec: s}
+	res := &experiments.Result{Spec: s, ExtraColumns: []string{"test_accuracy", "test_logloss"}}
 	for t := 0; ; t = min(t+s.Every, s.T) {
 		v := base / math.Sqrt(1+float64(t))
 		if f.nan {
 			v = math.NaN()
 		}
-		res.Checkpoints = append(res.Checkpoints, experiments.Checkpoint{T: t, WorstGap: v, MeanGap: v, QueriedGap: v, AvgRegret: v, TopShare: v, Distinct: 5 + int(s.Seed)%3})
+		res.Checkpoints = append(res.Checkpoints, experiments.Checkpoint{T: t, WorstGap: v, MeanGap: v, QueriedGap: v, AvgRegret: v, TopShare: v, Distinct: 5 + int(s.Seed)%3, Extra: []float64{v, v}})
 		if t == s.T {
 			return res, nil
 		}

@@ -47,6 +47,7 @@ func Table() []Claim {
 	claims = append(claims, record(lockOnClaim(), both(DoesNotHold), "the max-norm rule keeps choosing contexts whose most uncertain pair the arm rule never queries, so their norms never shrink (figures/lockon/mechanism.md)"))
 	claims = append(claims, lockOnRepairClaims()...)
 	claims = append(claims, freshClaims()...)
+	claims = append(claims, plusClaims()...)
 	return claims
 }
 

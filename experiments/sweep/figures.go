@@ -26,6 +26,11 @@ func FigureSpecs() []FigureSpec {
 		{"lockon-fresh", figLockonFresh},
 		{"real-cems", figCEMS},
 		{"real-shuttle", figShuttle},
+		{"plus-main", figPlusMain},
+		{"plus-fresh", figPlusFresh},
+		{"plus-ablation", figPlusAblation},
+		{"plus-real-cems", figPlusCEMS},
+		{"plus-real-shuttle", figPlusShuttle},
 	}
 }
 
@@ -273,7 +278,7 @@ func figLockon(sc Scale) Figure {
 }
 
 // The real-data benchmarks (ours: the paper has none), every registered
-// algorithm a curve with the default Config, T and seeds of the scale (paper:
+// algorithm but neural-adb-plus (plus-real-cems, plus-real-shuttle) a curve with the default Config, T and seeds of the scale (paper:
 // T = 1000, seeds 1…10 = 10 random splits or pools); the Tables hook writes
 // the per-algorithm summaries of figures/realdata/.
 //
@@ -332,6 +337,9 @@ const shuttleMajorityAccuracy = 0.784
 func realDataRow(sc Scale, title string, p experiments.ProblemSpec) Row {
 	r := Row{Title: title}
 	for _, a := range algorithms.Names() {
+		if a == "neural-adb-plus" { // its own figures, on its evaluation seeds (plus.go)
+			continue
+		}
 		r.Curves = append(r.Curves, Curve{Label: DisplayName(a), Spec: experiments.Spec{Algorithm: a, Problem: p, Config: algorithms.Default(), T: sc.T, Every: sc.Every}})
 	}
 	return r

@@ -1,0 +1,172 @@
+package algorithms
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/logistic"
+)
+
+// plusFitTemperature returns the τ ∈ {0} ∪ {2^{j/4}: j = −24…8} that maximises
+// the discounted log-likelihood Σ_s γ^{n−s} log μ(τ m_s) of the prequential
+// margins, and that maximum: the member's prequential fit after the one scale
+// correction that leaves its policy unchanged.
+func plusFitTemperature(marg []float64, gamma float64) (tau, ll float64) {
+	n := len(marg)
+	w := make([]float64, n)
+	f := 1.0
+	for s := n - 1; s >= 0; s-- {
+		w[s] = f
+		f *= gamma
+	}
+	tau, ll = 0, 0
+	for _, ws := range w {
+		ll -= ws * math.Ln2
+	}
+	for j := -24; j <= 8; j++ {
+		t := math.Pow(2, float64(j)/4)
+		v := 0.0
+		for s, ms := range marg {
+			v += w[s] * logistic.LogSigmoid(t*ms)
+		}
+		if v > ll {
+			tau, ll = t, v
+		}
+	}
+	return tau, ll
+}
+
+// newtonU minimises L in u with θ fixed: at most iters damped Newton steps
+// from the current u (L is strictly convex in u for λu > 0).
+func (m *plusModel) newtonU(mb *plusNet, iters int) {
+	d := m.pool.Dim
+	n := len(m.duels)
+	off := m.offsets(mb, m.c)
+	m.c = off
+	lu := m.opt.LambdaU
+	loss := func(u []float64) float64 {
+		l := 0.0
+		for s := range n {
+			l += logistic.Softplus(-(plusDot(u, m.z[s*d:(s+1)*d]) + off[s]))
+		}
+		return l + lu/2*plusDot(u, u)
+	}
+	if cap(m.nw) < n {
+		m.nw = make([]float64, n, 2*n)
+	}
+	w := m.nw[:n]
+	for range iters {
+		for i := range d {
+			m.ngrad[i] = lu * mb.u[i]
+		}
+		for s := range n {
+			zs := m.z[s*d : (s+1)*d]
+			p := logistic.Sigmoid(plusDot(mb.u, zs) + off[s])
+			w[s] = p * (1 - p)
+			plusAxpy(-(1 - p), zs, m.ngrad)
+		}
+		// H = Σ_s w_s z_s z_sᵀ + λu I, each entry summed over s in order.
+		acc := growF(&m.nacc, d*d)
+		clear(acc)
+		for s := range n {
+			zs := m.z[s*d : (s+1)*d]
+			for i, zi := range zs {
+				wi := w[s] * zi
+				row := acc[i*d : (i+1)*d]
+				for j := i; j < d; j++ {
+					row[j] += wi * zs[j]
+				}
+			}
+		}
+		for i := range d {
+			acc[i*d+i] += lu
+			for j := i; j < d; j++ {
+				m.hess.SetSym(i, j, acc[i*d+j])
+			}
+		}
+		if !m.chol.Factorize(m.hess) {
+			return
+		}
+		dir := mat.NewVecDense(d, m.nstep)
+		if err := m.chol.SolveVecTo(dir, mat.NewVecDense(d, m.ngrad)); err != nil {
+			return
+		}
+		decr := plusDot(m.ngrad, m.nstep)
+		if decr/2 < 1e-12 {
+			return
+		}
+		l0, t := loss(mb.u), 1.0
+		ok := false
+		for range 40 {
+			for i := range m.ntrial {
+				m.ntrial[i] = mb.u[i] - t*m.nstep[i]
+			}
+			if loss(m.ntrial) <= l0-1e-4*t*decr {
+				ok = true
+				break
+			}
+			t /= 2
+		}
+		if !ok {
+			return
+		}
+		copy(mb.u, m.ntrial)
+	}
+}
+
+// fitNu refits ν̂² on the prequential records: with τ̂ a temperature of the
+// margins, (τ̂, ν̂²) maximise the discounted (factor gamma per duel)
+// log-likelihood Σ_s log μ(τ m_s / √(1 + π τ² ν² v_s / 8)) (the probit
+// approximation of the predictive Bradley–Terry probability) by three rounds
+// of alternating grid searches, τ over 2^{j/4}, j = −24…8, and ν over 2^{k/4},
+// k = −12…40.
+func (ps *plusPosterior) fitNu(gamma float64) {
+	n := len(ps.recM)
+	if n == 0 {
+		return
+	}
+	w := make([]float64, n)
+	f := 1.0
+	for s := n - 1; s >= 0; s-- {
+		w[s] = f
+		f *= gamma
+	}
+	ll := func(tau, nu2 float64) float64 {
+		v := 0.0
+		for s, ms := range ps.recM {
+			v += w[s] * logistic.LogSigmoid(tau*ms/math.Sqrt(1+math.Pi*tau*tau*nu2*ps.recV[s]/8))
+		}
+		return v
+	}
+	tau, nu2 := 1.0, ps.nu2
+	for range 3 {
+		best := math.Inf(-1)
+		for k := -12; k <= 40; k++ {
+			x := math.Pow(2, float64(k)/2)
+			if v := ll(tau, x); v > best {
+				best, nu2 = v, x
+			}
+		}
+		best = math.Inf(-1)
+		for j := -24; j <= 8; j++ {
+			x := math.Pow(2, float64(j)/4)
+			if v := ll(x, nu2); v > best {
+				best, tau = v, x
+			}
+		}
+	}
+	ps.tau, ps.nu2 = tau, nu2
+}
+
+// plusEI returns E[max(X, 0)] for X ~ N(mean, s²): the expected improvement.
+func plusEI(mean, s float64) float64 {
+	if s <= 0 {
+		return max(mean, 0)
+	}
+	z := mean / s
+	return mean*plusPhi(z) + s*math.Exp(-z*z/2)/math.Sqrt(2*math.Pi)
+}
+
+// plusPhi is the standard normal CDF.
+func plusPhi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }

@@ -1,0 +1,239 @@
+package algorithms
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/gemm"
+	"github.com/neural-adb/nadb/internal/mlp"
+)
+
+// plusPosterior is the linearised Laplace posterior of the output layer of
+// the member in use, h(x) = βᵀz(x) with z(x) = [x; e(x)] and β = [u; v] (e the
+// last hidden layer at θ_t, held fixed): the Gauss–Newton curvature of L in β,
+//
+//	P = diag(λu I_d, λ I_w) + Σ_s μ'(h_win,s − h_lose,s) ψ_s ψ_sᵀ,   ψ_s = z(x_win,s) − z(x_lose,s),
+//
+// weighted by the Bradley–Terry Fisher information of each duel. It keeps
+// Σ = P⁻¹ (m×m, m = d + w) and, for every context, the K×K block
+// Q_c = Z_c Σ Z_cᵀ, so that Var(h_a − h_b) = ν̂²(Q_aa + Q_bb − 2Q_ab). Between
+// retrains a duel updates Σ and every block by one rank-one downdate
+// (Sherman–Morrison); each retrain rebuilds both at the new θ_t. P does not
+// depend on the answers beyond the fitted ĥ, so a query's effect on Σ is
+// known before it is answered.
+type plusPosterior struct {
+	pool    *Pool
+	mb      *plusNet  // the member the posterior is of
+	m       int       // d + w
+	z       []float64 // N × m features z(x_n)
+	cov     []float64 // m × m, Σ
+	q       []float64 // Contexts × K × K blocks
+	prior   []float64 // diagonal of P's prior part
+	batch   *mlp.Batch
+	u, zu   []float64
+	nu2     float64
+	tau     float64
+	recM    []float64 // prequential margins h_win − h_lose
+	recV    []float64 // and their variances (without ν̂²)
+	scratch []float64
+}
+
+func newPlusPosterior(p *Pool, width int) *plusPosterior {
+	m := p.Dim + width
+	return &plusPosterior{
+		pool: p, m: m, z: make([]float64, p.Rows()*m), cov: make([]float64, m*m),
+		q: make([]float64, p.Rows()*p.Arms), prior: make([]float64, m),
+		u: make([]float64, m), zu: make([]float64, p.Rows()), nu2: 1, tau: 1,
+	}
+}
+
+// rebuild recomputes z, Σ and the blocks for member mb and the duels (pool
+// rows win, lose), each weighted by fisher of its margin.
+func (ps *plusPosterior) rebuild(mb *plusNet, lambdaU float64, duels [][2]int, fisher func(float64) float64) {
+	p := ps.pool
+	d, m := p.Dim, ps.m
+	ps.mb = mb
+	ps.grow()
+	ps.embed(0, p.Rows())
+	for i := range m {
+		switch {
+		case i < d:
+			ps.prior[i] = lambdaU
+		case math.IsInf(mb.lambda, 1):
+			ps.prior[i] = 1 // multiplies zero features only
+		default:
+			ps.prior[i] = mb.lambda
+		}
+	}
+	prec := mat.NewSymDense(m, nil)
+	for i := range m {
+		prec.SetSym(i, i, ps.prior[i])
+	}
+	psi := make([]float64, m)
+	raw := prec.RawSymmetric()
+	for _, du := range duels {
+		k := fisher(mb.h[du[0]] - mb.h[du[1]])
+		ps.diff(psi, du[0], du[1])
+		if allFinite(psi) {
+			blas64.Syr(k, blas64.Vector{N: m, Inc: 1, Data: psi}, raw)
+		}
+	}
+	var ch mat.Cholesky
+	var inv mat.SymDense
+	if !factorizeJittered(&ch, prec) || ch.InverseTo(&inv) != nil || !allFinite(inv.RawSymmetric().Data) {
+		// Features beyond what the arithmetic can hold: the prior alone.
+		inv.Reset()
+		inv.ReuseAsSym(m)
+		for i := range m {
+			inv.SetSym(i, i, 1/ps.prior[i])
+		}
+	}
+	for i := range m {
+		for j := range m {
+			ps.cov[i*m+j] = inv.At(i, j)
+		}
+	}
+	ps.blocks(0, p.Contexts)
+}
+
+// grow extends the per-row state to the pool's rows.
+func (ps *plusPosterior) grow() {
+	p := ps.pool
+	N, K := p.Rows(), p.Arms
+	if len(ps.z) < N*ps.m {
+		ps.z = append(ps.z, make([]float64, N*ps.m-len(ps.z))...)
+	}
+	ps.z = ps.z[:N*ps.m]
+	ps.q = resize(ps.q, p.Contexts*K*K)
+	ps.zu = resize(ps.zu, N)
+}
+
+// evalRows recomputes z and the blocks of the contexts lo … hi−1 (whose
+// features changed) at the current Σ.
+func (ps *plusPosterior) evalRows(lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	K := ps.pool.Arms
+	ps.embed(lo*K, hi*K)
+	ps.blocks(lo, hi)
+}
+
+// embed sets z(x_n) = [x_n; e(x_n)] for the pool rows lo … hi−1, e the last
+// hidden layer of the member the posterior is of (zero for the linear-only
+// member, whose v stays v0); non-finite values become 0.
+func (ps *plusPosterior) embed(lo, hi int) {
+	p := ps.pool
+	d, m := p.Dim, ps.m
+	net := ps.mb.net
+	a := net.Arch
+	if ps.batch == nil {
+		ps.batch = mlp.NewBatch(a, 1024)
+	}
+	linearOnly := math.IsInf(ps.mb.lambda, 1)
+	for start := lo; start < hi; start += 1024 {
+		n := min(1024, hi-start)
+		ps.batch.Resize(a, n)
+		copy(ps.batch.H[0], p.X[start*d:(start+n)*d])
+		if !linearOnly {
+			net.Forward(ps.batch)
+		}
+		e := ps.batch.H[a.Depth]
+		w := a.Width
+		for r := range n {
+			row := ps.z[(start+r)*m : (start+r+1)*m]
+			copy(row[:d], p.X[(start+r)*d:(start+r+1)*d])
+			if linearOnly {
+				clear(row[d:])
+			} else {
+				copy(row[d:], e[r*w:(r+1)*w])
+			}
+			for k, v := range row {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					row[k] = 0
+				}
+			}
+		}
+	}
+}
+
+// blocks sets Q_c = Z_c Σ Z_cᵀ for the contexts lo … hi−1.
+func (ps *plusPosterior) blocks(lo, hi int) {
+	m, K := ps.m, ps.pool.Arms
+	N := (hi - lo) * K
+	if N <= 0 {
+		return
+	}
+	if cap(ps.scratch) < N*m {
+		ps.scratch = make([]float64, N*m)
+	}
+	zs := ps.scratch[:N*m]
+	z := ps.z[lo*K*m : hi*K*m]
+	gemm.MulTo(zs, z, ps.cov, N, m, m)
+	for c := lo; c < hi; c++ {
+		blk := ps.q[c*K*K : (c+1)*K*K]
+		for a := range K {
+			za := zs[((c-lo)*K+a)*m : ((c-lo)*K+a+1)*m]
+			for b := a; b < K; b++ {
+				v := plusDot(za, ps.z[(c*K+b)*m:(c*K+b+1)*m])
+				blk[a*K+b], blk[b*K+a] = v, v
+			}
+		}
+	}
+}
+
+// diff writes z_i − z_j into dst.
+func (ps *plusPosterior) diff(dst []float64, i, j int) {
+	m := ps.m
+	zi, zj := ps.z[i*m:(i+1)*m], ps.z[j*m:(j+1)*m]
+	for k := range dst[:m] {
+		dst[k] = zi[k] - zj[k]
+	}
+}
+
+// add applies P ← P + κψψᵀ, ψ = z_i − z_j, to Σ and every block.
+func (ps *plusPosterior) add(i, j int, kappa float64) {
+	m := ps.m
+	psi := make([]float64, m)
+	ps.diff(psi, i, j)
+	for r := range m {
+		ps.u[r] = plusDot(ps.cov[r*m:(r+1)*m], psi)
+	}
+	f := kappa / (1 + kappa*plusDot(ps.u, psi))
+	blas64.Syr(-f, blas64.Vector{N: m, Inc: 1, Data: ps.u}, blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: ps.cov})
+	for r := range m { // mirror the upper triangle
+		for c := r + 1; c < m; c++ {
+			ps.cov[c*m+r] = ps.cov[r*m+c]
+		}
+	}
+	N, K := ps.pool.Rows(), ps.pool.Arms
+	gemm.MulVecTo(ps.zu, ps.z[:N*m], ps.u, N, m)
+	for c := range ps.pool.Contexts {
+		w := ps.zu[c*K : (c+1)*K]
+		blk := ps.q[c*K*K : (c+1)*K*K]
+		for a := range K {
+			fa := f * w[a]
+			for b := range K {
+				blk[a*K+b] -= fa * w[b]
+			}
+		}
+	}
+}
+
+// var2 returns (z_a − z_b)ᵀ Σ (z_a − z_b) for arms a, b of context c, without ν̂².
+func (ps *plusPosterior) var2(c, a, b int) float64 {
+	K := ps.pool.Arms
+	blk := ps.q[c*K*K : (c+1)*K*K]
+	return max(blk[a*K+a]+blk[b*K+b]-2*blk[a*K+b], 0)
+}
+
+// record stores the prequential margin and variance of a duel (pool rows)
+// before it is learnt.
+func (ps *plusPosterior) record(win, lose int, h []float64) {
+	K := ps.pool.Arms
+	ps.recM = append(ps.recM, h[win]-h[lose])
+	ps.recV = append(ps.recV, ps.var2(win/K, win%K, lose%K))
+}
