@@ -41,7 +41,7 @@ const CSVHeader = "id,reading,scale,verdict,recorded,agrees,claim,source,statist
 
 // WriteCSV writes the evaluated claims as CSV, one row per claim with the
 // columns of CSVHeader, for programs (the report generator of
-// internal/report): the same rows as WriteMarkdown. reading is "fixed" for
+// paper/report): the same rows as WriteMarkdown. reading is "fixed" for
 // the paper's fixed pool and "fresh" for the fresh-context rows; agrees is
 // whether the verdict is the recorded one; error is empty unless the claim
 // could not be evaluated.
