@@ -22,6 +22,10 @@ import (
 // freshSuffix ends the id of a claim decided under the fresh-context reading.
 const freshSuffix = "-fresh"
 
+// freshMark ends the statement of every claim decided under the
+// fresh-context reading (claim 9b keeps its own id).
+const freshMark = " — under the fresh-context reading"
+
 // freshScale is sc in the fresh-context reading.
 func freshScale(sc Scale) Scale {
 	sc.Problem.Candidates = sc.FreshM()
@@ -31,7 +35,7 @@ func freshScale(sc Scale) Scale {
 // fresh returns claim c decided under the fresh-context reading.
 func fresh(c Claim) Claim {
 	c.ID += freshSuffix
-	c.Claim += " — under the fresh-context reading"
+	c.Claim += freshMark
 	c.Statistic += fmt.Sprintf("; every round M fresh candidate contexts (M = %d at paper scale), worst and mean gap on a fixed evaluation pool the learner never sees", Paper.FreshM())
 	runs, eval := c.Runs, c.Evaluate
 	if runs != nil {

@@ -50,7 +50,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 	cw.Write(strings.Split(CSVHeader, ","))
 	for _, r := range rows {
 		reading := "fixed"
-		if strings.HasSuffix(r.ID, freshSuffix) {
+		if strings.HasSuffix(r.ID, freshSuffix) || strings.HasSuffix(r.Claim.Claim, freshMark) {
 			reading = "fresh"
 		}
 		errText := ""
