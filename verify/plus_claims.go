@@ -53,7 +53,8 @@ func plusBeats(id string) Claim {
 					return Outcome{}, err
 				}
 				mo, ho := stats.MeanCI(ours, 0.95)
-				part := fmt.Sprintf("%s/%s: plus %.3g ± %.2g", m, p, mo, ho)
+				var part strings.Builder
+				fmt.Fprintf(&part, "%s/%s: plus %.3g ± %.2g", m, p, mo, ho)
 				for _, rv := range plusRivals {
 					v, err := final(sc, r, spec(sc, rv[0], p), m)
 					if err != nil {
@@ -61,9 +62,9 @@ func plusBeats(id string) Claim {
 					}
 					cmps = append(cmps, comparison{fmt.Sprintf("plus<%s %s/%s", rv[1], m, p), ours, v})
 					mv, hv := stats.MeanCI(v, 0.95)
-					part += fmt.Sprintf(", %s %.3g ± %.2g (one-sided %s, reverse %s)", rv[1], mv, hv, pvalue(stats.PairedTLess(ours, v).P), pvalue(stats.PairedTLess(v, ours).P))
+					fmt.Fprintf(&part, ", %s %.3g ± %.2g (one-sided %s, reverse %s)", rv[1], mv, hv, pvalue(stats.PairedTLess(ours, v).P), pvalue(stats.PairedTLess(v, ours).P))
 				}
-				parts = append(parts, part)
+				parts = append(parts, part.String())
 			}
 		}
 		f := family(cmps)
