@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/neural-adb/nadb/experiments/sweep"
+	"github.com/neural-adb/nadb/internal/par"
 )
 
 func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -100,16 +101,22 @@ flags:`)
 		fmt.Fprintf(stdout, "shard %d/%d done; copy the cache directories together and run nadb figures without -shard to plot\n", sh.I, sh.N)
 		return nil
 	}
-	for _, f := range figs {
-		tab, err := f.Aggregate(sweep.CacheLoader(cache))
+	// Figures are aggregated and drawn in parallel (each writes only its own
+	// files) and listed in order.
+	written := make([][]string, len(figs))
+	err = par.ForEach(ctx, len(figs), *workers, func(i int) error {
+		tab, err := figs[i].Aggregate(sweep.CacheLoader(cache))
 		if err != nil {
 			return err
 		}
-		paths, err := tab.Render(*out, cache)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s: %s\n", f.ID, strings.Join(paths, " "))
+		written[i], err = tab.Render(*out, cache)
+		return err
+	}, nil)
+	if err != nil {
+		return err
+	}
+	for i, f := range figs {
+		fmt.Fprintf(stdout, "%s: %s\n", f.ID, strings.Join(written[i], " "))
 	}
 	return nil
 }
