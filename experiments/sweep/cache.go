@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,4 +88,34 @@ func CacheLoader(c *Cache) Loader {
 		}
 		return res, nil
 	}
+}
+
+// cachedReferences returns referencesMarkdown(f), kept in c beside the runs
+// (under refs/, keyed like a run by experiments.CacheVersion, the problem
+// and the number of seeds): the reference fits are deterministic, and
+// refitting them made up most of a warm "nadb figures".
+func cachedReferences(f Figure, c *Cache) (string, error) {
+	if c == nil || c.Dir == "" {
+		return referencesMarkdown(f)
+	}
+	b, err := json.Marshal(struct {
+		Version int                     `json:"v"`
+		Kind    string                  `json:"kind"`
+		Problem experiments.ProblemSpec `json:"problem"`
+		Seeds   int                     `json:"seeds"`
+	}{experiments.CacheVersion, "references", f.Rows[0].Curves[0].Spec.Problem, f.Seeds})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	key := hex.EncodeToString(sum[:])
+	path := filepath.Join(c.Dir, "refs", key[:2], key+".md")
+	if data, err := os.ReadFile(path); err == nil {
+		return string(data), nil
+	}
+	md, err := referencesMarkdown(f)
+	if err != nil {
+		return "", err
+	}
+	return md, fsutil.WriteFile(path, []byte(md))
 }

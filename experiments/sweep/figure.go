@@ -43,8 +43,10 @@ type Figure struct {
 	// ("" for the top level), so that a topic's figures and tables sit together.
 	Dir string
 	// Tables, if set, writes further outputs (summary tables) into the
-	// figure's folder after the figure; it returns the paths written.
-	Tables func(f Figure, load Loader, dir string) ([]string, error)
+	// figure's folder after the figure; it returns the paths written. It
+	// reads the runs from c (CacheLoader), where it may also keep what it
+	// derives from them.
+	Tables func(f Figure, c *Cache, dir string) ([]string, error)
 	// ByFamily draws each row's curves in one row of panels per algorithm
 	// family (Families), with shared y ranges per metric, for rows with too
 	// many curves for one panel. The runs, CSV and tables are unchanged.

@@ -161,7 +161,8 @@ func figPlusShuttle(sc Scale) Figure {
 // writePlusTables writes dir/ID-summary.md and dir/ID-summary.csv: per row,
 // every curve's mean ± 95% t-interval at the last checkpoint and the paired
 // test against the row's best (Summary).
-func writePlusTables(f Figure, load Loader, out string) ([]string, error) {
+func writePlusTables(f Figure, c *Cache, out string) ([]string, error) {
+	load := CacheLoader(c)
 	var md strings.Builder
 	md.WriteString("# " + f.ID + "\n\n" + f.Caption + "\n\n")
 	var all bytes.Buffer

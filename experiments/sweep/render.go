@@ -66,7 +66,7 @@ func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	}
 	paths = append(paths, base+".manifest.json")
 	if f.Tables != nil && c != nil {
-		more, err := f.Tables(f, CacheLoader(c), dir)
+		more, err := f.Tables(f, c, dir)
 		paths = append(paths, more...)
 		if err != nil {
 			return paths, fmt.Errorf("%s: tables: %w", f.ID, err)

@@ -181,7 +181,8 @@ func (s *Summary) Markdown() string {
 // 95% t-interval, paired tests against the best), diagnostics, and reference
 // levels of non-learners on the same seeds. It is the figure's Tables hook,
 // so "nadb figures" regenerates the summaries with the figure.
-func writeSummaryTables(f Figure, load Loader, out string) ([]string, error) {
+func writeSummaryTables(f Figure, c *Cache, out string) ([]string, error) {
+	load := CacheLoader(c)
 	{
 		var md strings.Builder
 		md.WriteString("# " + f.ID + "\n\n" + f.Caption + "\n\n")
@@ -218,7 +219,7 @@ func writeSummaryTables(f Figure, load Loader, out string) ([]string, error) {
 			return nil, err
 		}
 		md.WriteString("Diagnostics (where the duels went, and how many answers were coins):\n\n" + s.Markdown() + "\n")
-		refs, err := referencesMarkdown(f)
+		refs, err := cachedReferences(f, c)
 		if err != nil {
 			return nil, err
 		}
