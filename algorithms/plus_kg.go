@@ -40,23 +40,38 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	beta := growF(&ws.beta, N*M)
 	gemm.MulTo(beta, ps.z[:N*m], sp, N, m, M)
 	bs := growF(&ws.bs, K)
-	for j := range M {
-		total := 0.0
-		for c := range l.pool.Contexts {
+	total := growF(&ws.total, M)
+	clear(total)
+	// Context by context (the K×M block of β is contiguous), each candidate's
+	// total summed over contexts in increasing order.
+	for c := range l.pool.Contexts {
+		mu, blk := h[c*K:(c+1)*K], beta[c*K*M:(c+1)*K*M]
+		best := plusArgmax(mu)
+		for j := range M {
 			for a := range K {
-				bs[a] = beta[(c*K+a)*M+j] * den[j]
+				bs[a] = blk[a*M+j] * den[j]
 			}
-			total += plusKG(h[c*K:(c+1)*K], bs, &l.kgWS)
+			total[j] += plusKG(mu, bs, best, &l.kgWS)
 		}
-		dst = append(dst, total)
 	}
-	return dst
+	return append(dst, total...)
+}
+
+// plusArgmax returns the first index of the largest of mu.
+func plusArgmax(mu []float64) int {
+	best := 0
+	for a := range mu {
+		if mu[a] > mu[best] {
+			best = a
+		}
+	}
+	return best
 }
 
 // kgScratch is the workspace of plusKG.
 type kgScratch struct {
-	idx, env                         []int
-	cut, sp, den, psi, col, beta, bs []float64
+	idx, env                                []int
+	cut, sp, den, psi, col, beta, bs, total []float64
 }
 
 // growF returns (*buf)[:n], reallocating if its capacity is short.
@@ -68,20 +83,14 @@ func growF(buf *[]float64, n int) []float64 {
 	return *buf
 }
 
-// plusKG returns E[max_a (mu_a + b_a Z)] − max_a mu_a for Z ~ N(0,1), exactly:
+// plusKG returns E[max_a (mu_a + b_a Z)] − max_a mu_a for Z ~ N(0,1), exactly
+// (best = plusArgmax(mu)):
 // the upper envelope of the lines mu_a + b_a z, integrated against the normal
 // density (Frazier, Powell and Dayanik 2009).
 // Arms whose line cannot reach the envelope within 8 standard deviations are
 // ignored (their contribution is below 1e-14 of the slope differences).
-func plusKG(mu, b []float64, ws *kgScratch) float64 {
-	idx := ws.idx
-	best := 0
-	for a := range mu {
-		if mu[a] > mu[best] {
-			best = a
-		}
-	}
-	idx = idx[:0]
+func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
+	idx := ws.idx[:0]
 	for a := range mu {
 		if a == best || mu[best]-mu[a] < 8*math.Abs(b[a]-b[best]) {
 			idx = append(idx, a)

@@ -32,7 +32,7 @@ func TestPlusKG(t *testing.T) {
 	}
 	var ws kgScratch
 	for _, c := range cases {
-		got := plusKG(c.mu, c.b, &ws)
+		got := plusKG(c.mu, c.b, plusArgmax(c.mu), &ws)
 		f := func(z float64) float64 {
 			best := math.Inf(-1)
 			for a := range c.mu {
