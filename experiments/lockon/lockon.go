@@ -60,6 +60,10 @@ var LockonRules = []LockonRule{
 	{Algorithm: "neural-adb-lookahead-ts", Comparator: "neural-adb-ts-randctx", Repair: true},
 	{Algorithm: "neural-adb-tsctx-ucb", Comparator: "neural-adb-ucb-randctx", Repair: true},
 	{Algorithm: "neural-adb-tsctx-ts", Comparator: "neural-adb-ts-randctx", Repair: true},
+	// Not a repair of the context rule but a different learner (ours,
+	// algorithms/plus_doc.go), here for its calibration against the same
+	// comparator; its own claims are 9a–9e.
+	{Algorithm: "neural-adb-plus", Comparator: "neural-adb-ucb-randctx"},
 	{Algorithm: "neural-adb-ucb-randctx"},
 	{Algorithm: "neural-adb-ts-randctx"},
 }
