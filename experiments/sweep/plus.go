@@ -139,23 +139,22 @@ func plusRealRow(sc Scale, title, problem string) Row {
 }
 
 func figPlusCEMS(sc Scale) Figure {
-	f := figCEMS(sc)
-	f.Caption = fmt.Sprintf("neural-adb-plus (ours) on CEMSChoice (real human answers replayed; K = 6, d = 58): held-out pairwise accuracy, log-loss and Copeland gap on 101 held-out students, and the training students' mean Copeland gap, vs duels; %d random splits", PlusSeeds(sc))
-	f.Seeds = PlusSeeds(sc)
-	f.Rows = []Row{plusRealRow(sc, "CEMSChoice", "cems")}
-	f.ByFamily = false
-	f.Dir = "plus"
-	return f
+	return plusReal(sc, figCEMS(sc), "neural-adb-plus (ours) on CEMSChoice (real human answers replayed; K = 6, d = 58): held-out pairwise accuracy, log-loss and Copeland gap on 101 held-out students, and the training students' mean Copeland gap, vs duels; %d random splits", "CEMSChoice", "cems")
 }
 
 func figPlusShuttle(sc Scale) Figure {
-	f := figShuttle(sc)
-	f.Caption = fmt.Sprintf("neural-adb-plus (ours) on Statlog Shuttle as a dueling bandit (300 contexts, K = 7, d = 70): pool mean gap, average regret, held-out accuracy and balanced accuracy on 2,000 samples, vs duels; %d random pools", PlusSeeds(sc))
-	f.Seeds = PlusSeeds(sc)
-	f.Rows = []Row{plusRealRow(sc, "Statlog Shuttle", "shuttle")}
-	f.ByFamily = false
-	f.Dir = "plus"
-	return f
+	return plusReal(sc, figShuttle(sc), "neural-adb-plus (ours) on Statlog Shuttle as a dueling bandit (300 contexts, K = 7, d = 70): pool mean gap, average regret, held-out accuracy and balanced accuracy on 2,000 samples, vs duels; %d random pools", "Statlog Shuttle", "shuttle")
+}
+
+// plusReal is the real-data figure base with one row of PlusAlgorithms on
+// PlusSeeds seeds, in figures/plus; caption takes the number of seeds.
+func plusReal(sc Scale, base Figure, caption, title, problem string) Figure {
+	base.Caption = fmt.Sprintf(caption, PlusSeeds(sc))
+	base.Seeds = PlusSeeds(sc)
+	base.Rows = []Row{plusRealRow(sc, title, problem)}
+	base.ByFamily = false
+	base.Dir = "plus"
+	return base
 }
 
 // writePlusTables writes dir/ID-summary.md and dir/ID-summary.csv: per row,
