@@ -58,6 +58,9 @@ type Config struct {
 	MLEIters    int     `json:"mle-iters" source:"ours" help:"Newton iterations of the linear logistic MLE refit"`
 	BordaOffset float64 `json:"borda-offset" source:"choice" help:"subtracted from the duel outcome y before the AE-Borda regressions: 0.5, the Borda function's mean over arms, or 0 for the raw y"`
 
+	// Who chooses the duels (collect.go): every learner honours it.
+	Collect Collect `json:"collect,omitempty" source:"ours" help:"who chooses the duels: the learner (own), uniformly at random (passive: the learner's passive twin), or a uniformly random context with the learner's pair in it (random-context)"`
+
 	// Ours (neural-adb-plus, plus_doc.go).
 	PlusAblate PlusAblation `json:"plus-ablate,omitempty" source:"ours" help:"neural-adb-plus with one ingredient removed, for the ablation study (none: the full learner); other learners ignore it"`
 }

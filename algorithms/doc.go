@@ -13,7 +13,10 @@
 // RandomPair, MaskFirstArm, …) keep a rule within it. Observe accepts the
 // answer to any valid query, chosen by the learner or not. Pender learners
 // put asked-but-unanswered queries into V at once, so SelectBatch proposes k
-// distinct queries exactly. In the paper's other reading, fresh contexts
+// distinct queries exactly. Who chooses the duels is the experimenter's rule
+// (Config.Collect, collect.go): the learner itself, uniformly at random (its
+// passive twin: the same model trained on random duels), or a random context
+// with the learner's pair; a Collector applies it around any learner. In the paper's other reading, fresh contexts
 // every round, the pool's last Pool.Fresh() contexts are the round's
 // candidates and the queried one is committed after the answer (Pool.SetFresh,
 // Commit); learners keep what they know per row in step with

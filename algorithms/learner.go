@@ -48,23 +48,10 @@ type Pender interface {
 }
 
 // SelectBatch proposes k distinct queries (distinct contexts-and-pairs) for
-// labelling at once: each is selected with the previous ones pending (Pender)
-// and excluded from the offer. It returns fewer than k when the offer runs
-// out of pairs.
+// labelling at once, each chosen by the learner: Collector.SelectBatch with
+// the learner's own rule.
 func SelectBatch(l Learner, p *Pool, o Offer, k int) []Query {
-	var qs []Query
-	for len(qs) < k {
-		oi := o.Without(p, qs)
-		if oi.Contexts != nil && len(oi.Contexts) == 0 {
-			break
-		}
-		q := l.Select(oi)
-		qs = append(qs, q)
-		if pd, ok := l.(Pender); ok {
-			pd.Pend(q)
-		}
-	}
-	return qs
+	return (*Collector)(nil).SelectBatch(l, p, o, k)
 }
 
 // Scorer is implemented by learners whose model assigns a utility estimate to

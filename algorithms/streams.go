@@ -16,8 +16,8 @@ const (
 
 // Stream ids [ReservedStreams, FirstExternalStream) belong to the
 // experimenter's side (package experiments draws problem instances from 101
-// and Bradley–Terry answers from 102; package theory uses 200 and up). A
-// learner drawing from one of them could reproduce the problem or predict the
+// and Bradley–Terry answers from 102, a Collector its random duels from 103;
+// package theory uses 200 and up). A learner drawing from one of them could reproduce the problem or predict the
 // oracle, so NewStream refuses them.
 const (
 	ReservedStreams     = 100

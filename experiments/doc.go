@@ -79,8 +79,9 @@
 // # Reproducibility
 //
 // A Spec's seed s drives independent PCG streams: (s, StreamProblem) draws
-// the problem instance, (s, StreamFeedback) the answers, and the learner's
-// own streams (algorithms.NewStream). Every algorithm run with the same seed
+// the problem instance, (s, StreamFeedback) the answers, (s,
+// algorithms.StreamCollect) the duels of a passive twin (Config.Collect), and
+// the learner's own streams (algorithms.NewStream). Every algorithm run with the same seed
 // therefore faces the same pool and θ, which makes comparisons across
 // algorithms paired. Spec.Key hashes the complete Spec with CacheVersion;
 // TestGoldenRuns pins a short run of every algorithm, so a change that alters

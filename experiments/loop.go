@@ -7,8 +7,12 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 )
 
-// Hooks observe the rounds of Loop; every field may be nil.
+// Hooks choose how the rounds of Loop collect their queries and observe
+// them; every field may be nil.
 type Hooks struct {
+	// Collect chooses each round's query under its rule (the passive twin,
+	// random contexts); nil lets the learner choose (its Select).
+	Collect *algorithms.Collector
 	// Selected is called with the query of round t after it has been checked
 	// and before it is answered: the learner's state is still that of
 	// round t−1 (the lock-on study reads its confidence state here).
@@ -21,7 +25,7 @@ type Hooks struct {
 
 // Loop is the paper's interaction, the one round loop of the project: for
 // t = from+1, …, to it asks the learner for a query among those the problem
-// offers (Select), checks it against the pool and the offer, has the
+// offers (Select; or h.Collect chooses it under its rule), checks it against the pool and the offer, has the
 // problem's oracle answer it and lets the learner observe the answer. It stops with ctx's error as soon as ctx is done
 // (checked every round: a round costs far more than the check), and with the
 // first error of a hook. An invalid query is an error naming the round.
@@ -37,7 +41,7 @@ func Loop(ctx context.Context, l algorithms.Learner, prob *Problem, from, to int
 				return fmt.Errorf("experiments: round %d: %w", t, err)
 			}
 		}
-		q := l.Select(o)
+		q := h.Collect.Select(l, prob.Pool, o)
 		if err := o.Check(prob.Pool, q); err != nil {
 			return fmt.Errorf("experiments: round %d: invalid %w", t, err)
 		}

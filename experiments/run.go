@@ -69,8 +69,9 @@ func RunProblem(ctx context.Context, spec Spec, prob *Problem, onCheckpoint func
 }
 
 // RunLearner is RunProblem with a learner built by the caller (for example
-// from an unregistered algorithms.Factory): spec gives T and Every and is
-// recorded in the result; its Algorithm and Config are not used.
+// from an unregistered algorithms.Factory): spec gives T, Every and the
+// collection rule (Config.Collect) and is recorded in the result; its
+// Algorithm and the rest of its Config are not used.
 func RunLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithms.Learner, onCheckpoint func(Checkpoint)) (*Result, error) {
 	return runLearner(ctx, spec, prob, learner, time.Now(), onCheckpoint)
 }
@@ -133,7 +134,7 @@ func runLearner(ctx context.Context, spec Spec, prob *Problem, learner algorithm
 	if err := check(0); err != nil {
 		return nil, &SetupError{err}
 	}
-	hooks := Hooks{Observed: func(t int, q algorithms.Query, y algorithms.Feedback) error {
+	hooks := Hooks{Collect: algorithms.NewCollector(spec.Config.Collect, spec.Seed), Observed: func(t int, q algorithms.Query, y algorithms.Feedback) error {
 		for len(res.Counts) <= q.Context { // a context committed in the fresh-context reading
 			res.Counts = append(res.Counts, 0)
 		}

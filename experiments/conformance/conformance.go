@@ -12,7 +12,9 @@
 // (some contexts, some pairs); the learner depends only on the features, its
 // seed and the answers, never on latent rewards; the same seed gives the same
 // queries and policy; answers to queries the learner did not choose are
-// accepted; a batch of k queries is k distinct queries; the policy covers
+// accepted; the passive twin and the random-context rule (algorithms.Collect)
+// run in every reading, and what they draw does not depend on the answers;
+// a batch of k queries is k distinct queries; the policy covers
 // every context; K = 2 and d = 1 work; and on an easy problem (linear rewards)
 // the learned policy beats the uniformly random policy's mean gap.
 package conformance
@@ -57,6 +59,13 @@ type trace struct {
 	queries []algorithms.Query
 	answers []algorithms.Feedback
 	policy  []int
+}
+
+// flipped answers every query with the opposite of o's answer.
+type flipped struct{ o experiments.Oracle }
+
+func (f flipped) Answer(q algorithms.Query) algorithms.Feedback {
+	return algorithms.Arm1Won + algorithms.Arm2Won - f.o.Answer(q)
 }
 
 // replay answers from a fixed list, then panics if asked for more.
@@ -287,6 +296,76 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 		b, gb := run()
 		if !equalTraces(a, b) || !slices.Equal(ga, gb) {
 			t.Fatal("two fresh-context runs with the same seed differ")
+		}
+	})
+
+	t.Run("collect-rules", func(t *testing.T) {
+		// The passive twin (and the random-context rule) in the fixed-pool
+		// reading, under a restricted offer and in the fresh-context reading:
+		// every query is valid for its round's offer (experiments.Loop checks),
+		// the learner accepts the duels it did not choose, and what the rule
+		// draws does not depend on the answers: the passive twin's queries
+		// and the random-context rule's contexts are the same whether the
+		// answers are the oracle's or their opposites.
+		type variant struct {
+			name   string
+			prob   func() *experiments.Problem
+			rounds int
+		}
+		restricted := func() *experiments.Problem {
+			p := problem(t, small, 12)
+			o := randomOffer(p.Pool, rand.New(rand.NewPCG(12, 1)))
+			p.Offer = o
+			return p
+		}
+		fresh := func() *experiments.Problem {
+			s := small
+			s.Candidates = 6
+			return problem(t, s, 13)
+		}
+		variants := []variant{
+			{"fixed", func() *experiments.Problem { return problem(t, small, 11) }, 90},
+			{"restricted-offer", restricted, 90},
+			{"fresh", fresh, 60},
+		}
+		for _, v := range variants {
+			for _, rule := range []algorithms.Collect{algorithms.CollectPassive, algorithms.CollectRandomContext} {
+				t.Run(v.name+"/"+string(rule), func(t *testing.T) {
+					run := func(flip bool) trace {
+						p := v.prob()
+						if flip {
+							p.Oracle = flipped{p.Oracle}
+						}
+						l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 8})
+						var tr trace
+						h := experiments.Hooks{Collect: algorithms.NewCollector(rule, 8), Observed: func(_ int, q algorithms.Query, y algorithms.Feedback) error {
+							tr.queries, tr.answers = append(tr.queries, q), append(tr.answers, y)
+							return nil
+						}}
+						if err := experiments.Loop(context.Background(), l, p, 0, v.rounds, h); err != nil {
+							t.Fatal(err)
+						}
+						tr.policy = l.Policy(nil)
+						if len(tr.policy) != p.Pool.Committed() {
+							t.Fatalf("policy over %d contexts, %d committed", len(tr.policy), p.Pool.Committed())
+						}
+						return tr
+					}
+					a, b := run(false), run(true)
+					for i := range a.queries {
+						qa, qb := a.queries[i], b.queries[i]
+						if rule == algorithms.CollectRandomContext {
+							qa.Arm1, qa.Arm2, qb.Arm1, qb.Arm2 = 0, 0, 0, 0
+						}
+						if qa != qb {
+							t.Fatalf("round %d: %v with the oracle's answers, %v with the opposite answers: the rule's draws depend on the answers", i+1, a.queries[i], b.queries[i])
+						}
+					}
+					if again := run(false); !equalTraces(a, again) {
+						t.Fatal("two runs with the same seed differ")
+					}
+				})
+			}
 		}
 	})
 
