@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/neural-adb/nadb/internal/enum"
 )
 
 // Learner is an active contextual dueling-bandit learner over a Pool
@@ -115,7 +117,7 @@ func Lookup(name string) (Algorithm, error) {
 	a, ok := registry.m[name]
 	registry.Unlock()
 	if !ok {
-		return Algorithm{}, fmt.Errorf("algorithms: unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+		return Algorithm{}, fmt.Errorf("algorithms: %w", enum.Unknown("algorithm", name, Names()))
 	}
 	return a, nil
 }

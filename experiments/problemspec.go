@@ -115,7 +115,9 @@ func lookupProblem(name string) (ProblemKind, error) {
 	k, ok := problems.m[name]
 	problems.Unlock()
 	if !ok {
-		return k, fmt.Errorf("experiments: unknown problem %q (want one of %s; pool, cems and shuttle need their packages experiments/pool and experiments/realdata linked in)", name, strings.Join(Problems(), ", "))
+		// A program that needs pool, cems or shuttle links in
+		// experiments/pool and experiments/realdata, which register them.
+		return k, fmt.Errorf("experiments: %w", enum.Unknown("problem", name, Problems()))
 	}
 	return k, nil
 }

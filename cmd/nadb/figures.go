@@ -82,9 +82,25 @@ flags:`)
 		jobs = append(jobs, f.Jobs()...)
 	}
 	if *list {
+		// Distinct runs, as the sweep counts them: a run drawn in two
+		// panels (or two figures) is computed once.
+		seen := map[string]bool{}
 		for _, f := range figs {
-			fmt.Fprintf(stdout, "%-24s %4d runs  %s: %s\n", f.ID, len(f.Jobs()), f.Paper, f.Caption)
+			own, fresh := map[string]bool{}, 0
+			for _, j := range f.Jobs() {
+				k := j.Spec.Key()
+				if !own[k] && !seen[k] {
+					fresh++
+				}
+				own[k], seen[k] = true, true
+			}
+			shared := ""
+			if fresh < len(own) {
+				shared = fmt.Sprintf(" (%d shared with figures above)", len(own)-fresh)
+			}
+			fmt.Fprintf(stdout, "%-24s %4d runs%s  %s: %s\n", f.ID, len(own), shared, f.Paper, f.Caption)
 		}
+		fmt.Fprintf(stdout, "%d distinct runs in all\n", len(seen))
 		return nil
 	}
 	cache := &sweep.Cache{Dir: *cacheDir}

@@ -16,8 +16,9 @@
 //	nadb export  [flags] the learned policy (and the model) from recorded answers
 //	nadb serve   [flags] a labelling page whose queries a learner chooses
 //	nadb data cems -out DIR  the shipped CEMSChoice data as pool, answers and display files
+//	nadb version         the module version, the commit when known, the cache version
 //
-// Run "nadb <command> -h" for the flags of a command.
+// Run "nadb <command> -h" (or "nadb help <command>") for the flags of a command.
 //
 // Only paper-scale runs write into figures/ by default (the committed
 // results); a run at another scale prints its results or writes them where
@@ -38,6 +39,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+
+	"github.com/neural-adb/nadb/internal/enum"
 )
 
 // usageError marks errors caused by bad command-line input (exit status 2).
@@ -101,10 +104,15 @@ var commands = []struct {
 	{"export", "write the learned policy from recorded answers (and save or load the model)", cmdExport},
 	{"serve", "serve a labelling page whose queries a learner chooses", cmdServe},
 	{"data", "write a shipped data set as pool, answers and display files", cmdData},
+	{"version", "print the module version, the commit when known and the cache version", cmdVersion},
+	{"help", "print the usage of a command (nadb help run = nadb run -h)", nil},
 }
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "help" {
+	if len(args) >= 2 && args[0] == "help" {
+		args = []string{args[1], "-h"}
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintln(stderr, "usage: nadb <command> [flags]\n\ncommands:")
 		for _, c := range commands {
 			fmt.Fprintf(stderr, "  %-8s %s\n", c.name, c.help)
@@ -115,9 +123,13 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return nil
 	}
 	for _, c := range commands {
-		if c.name == args[0] {
+		if c.name == args[0] && c.run != nil {
 			return c.run(ctx, stdout, stderr, args[1:])
 		}
 	}
-	return usageError{fmt.Errorf("unknown command %q (run nadb -h)", args[0])}
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return usageError{fmt.Errorf("%w; run nadb -h", enum.Unknown("command", args[0], names))}
 }

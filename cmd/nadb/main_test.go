@@ -62,7 +62,13 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{[]string{"run", "-K", "1"}, "K must"},
 		{[]string{"run", "-d", "0"}, "d (feature dimension)"},
 		{[]string{"run", "-algo", "nope"}, "unknown algorithm"},
+		{[]string{"run", "-algo", "neural-adb-usb"}, `did you mean "neural-adb-ucb"?`},
 		{[]string{"run", "-problem", "cube"}, "unknown problem"},
+		{[]string{"run", "-problem", "sqaure"}, `did you mean "square"?`},
+		{[]string{"run", "-init", "mirored"}, `did you mean "mirrored"?`},
+		{[]string{"run", "-collect", "pasive"}, `did you mean "passive"?`},
+		{[]string{"fgures"}, `did you mean "figures"?`},
+		{[]string{"run", "-width", "x"}, "(nadb run -h lists the flags)"},
 		{[]string{"run", "-T", "0"}, "T (rounds)"},
 		{[]string{"run", "-T", "-5"}, "T (rounds)"},
 		{[]string{"run", "-lambda", "NaN"}, "lambda"},
@@ -125,6 +131,38 @@ func TestRunWritesCSV(t *testing.T) {
 	if !strings.Contains(stdout.String(), "worst gap") {
 		t.Errorf("no table printed:\n%s", stdout.String())
 	}
+}
+
+// TestHelpAndVersion: "nadb help CMD" is CMD's usage, and "nadb version"
+// names the cache version; a bad flag's error is one line, not the whole
+// usage.
+func TestHelpAndVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), &out, &errb, []string{"help", "run"}); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("nadb help run: %v", err)
+	}
+	if !strings.HasPrefix(errb.String(), "usage: nadb run") || !strings.Contains(errb.String(), "-collect") {
+		t.Errorf("nadb help run printed %q…, want the usage of nadb run", firstN(errb.String(), 80))
+	}
+	out.Reset()
+	if err := run(context.Background(), &out, &errb, []string{"version"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "cache version ") || !strings.Contains(out.String(), "commit ") {
+		t.Errorf("nadb version printed %q", out.String())
+	}
+	errb.Reset()
+	err := run(context.Background(), &out, &errb, []string{"run", "-width", "x"})
+	if err == nil || errb.Len() != 0 {
+		t.Errorf("a bad flag: error %v, and %d bytes of usage printed (want none)", err, errb.Len())
+	}
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }
 
 func TestList(t *testing.T) {

@@ -15,8 +15,9 @@ import (
 )
 
 // parse runs fs.Parse and turns failures into usage errors. The flag
-// package's own report of the error is suppressed (main prints the error
-// once); the usage text is still shown.
+// package's own report of the error is suppressed: main prints the error
+// once, with a pointer to the flags (fs's name is the command, "nadb run"),
+// instead of the whole usage text, which only -h prints.
 func parse(fs *flag.FlagSet, args []string) error {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
@@ -24,20 +25,19 @@ func parse(fs *flag.FlagSet, args []string) error {
 	err := fs.Parse(args)
 	fs.SetOutput(out)
 	fs.Usage = usage
-	if err != nil {
+	switch {
+	case err == flag.ErrHelp:
 		if usage != nil {
 			usage()
 		} else {
 			fmt.Fprintf(out, "usage of %s:\n", fs.Name())
 			fs.PrintDefaults()
 		}
-		if err == flag.ErrHelp {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+		return err
+	case err != nil:
+		return usageError{fmt.Errorf("%w (%s -h lists the flags)", err, fs.Name())}
+	case fs.NArg() > 0:
+		return usageError{fmt.Errorf("unexpected argument %q (%s -h lists the flags)", fs.Arg(0), fs.Name())}
 	}
 	return nil
 }
