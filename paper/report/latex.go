@@ -54,15 +54,110 @@ func latin1(r rune) bool { return r >= 0xc0 && r <= 0xff && r != '×' && r != '�
 // Escape returns s as LaTeX text: special characters escaped, mathematical
 // symbols and Greek letters in \ensuremath, runs of superscript and subscript
 // characters as one script, a letter followed by a combining tilde as
-// \tilde{…}. A rune it has no spelling for is an error that names it, so
+// \tilde{…}, and the plain-text subscripts of the claims' statements as
+// subscripts (mathSubscript: Σ_max, z_s, ‖z‖_{V_T⁻¹}, max_{z∈Z}; mean_gap
+// stays text). A rune it has no spelling for is an error that names it, so
 // that an input never reaches the PDF as a missing glyph.
-func Escape(s string) (string, error) {
+func Escape(s string) (string, error) { return escape(s, true) }
+
+// mathSubscript reports whether the '_' at rs[i] starts a subscript written
+// in plain text, and returns the subscript and the index of its last rune.
+// The base must be a variable: one letter standing alone (z_s, not mean_gap),
+// a mathematical symbol or superscript (Σ_s, ‖z‖_{…}, ‖z‖²_{…}), or the
+// operators max and min; the subscript is a braced group ({V_T⁻¹},
+// balanced), one Greek letter (κ_μ), or one to three letters or digits
+// (max, T, 28).
+func mathSubscript(rs []rune, i int) (sub string, braced bool, end int, ok bool) {
+	if i == 0 || i+1 >= len(rs) {
+		return "", false, 0, false
+	}
+	isLetter := func(r rune) bool { return r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }
+	isAlnum := func(r rune) bool { return isLetter(r) || r >= '0' && r <= '9' }
+	p := rs[i-1]
+	word := i - 1
+	for word > 0 && isLetter(rs[word-1]) {
+		word--
+	}
+	w := string(rs[word:i])
+	standalone := word == 0 || !isAlnum(rs[word-1]) && rs[word-1] != '_' && rs[word-1] != '.'
+	t, isMath := texRunes[p]
+	_, isSup := superscripts[p]
+	switch {
+	case isLetter(p) && standalone && (len(w) == 1 || w == "max" || w == "min"):
+	case isMath && t.math, isSup:
+	default:
+		return "", false, 0, false
+	}
+	if t, ok := texRunes[rs[i+1]]; ok && t.math && (i+2 == len(rs) || !isAlnum(rs[i+2])) {
+		return string(rs[i+1]), false, i + 1, true // κ_μ
+	}
+	if rs[i+1] == '{' {
+		depth := 0
+		for j := i + 1; j < len(rs); j++ {
+			switch rs[j] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					return string(rs[i+2 : j]), true, j, true
+				}
+			}
+		}
+		return "", false, 0, false
+	}
+	j := i + 1
+	for j < len(rs) && isAlnum(rs[j]) && j-i <= 3 {
+		j++
+	}
+	if j == i+1 || j < len(rs) && (isAlnum(rs[j]) || rs[j] == '_') {
+		return "", false, 0, false
+	}
+	return string(rs[i+1 : j]), false, j - 1, true
+}
+
+// escape is Escape; plain-text subscripts become subscripts only when math
+// is set (Code keeps underscores as text).
+func escape(s string, math bool) (string, error) {
 	var b strings.Builder
 	rs := []rune(s)
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
+		if r == '_' && math {
+			if sub, braced, end, ok := mathSubscript(rs, i); ok {
+				inner, err := escape(sub, true)
+				if err != nil {
+					return "", err
+				}
+				if !braced && utf8.RuneCountInString(sub) > 1 && strings.Trim(sub, "0123456789") != "" {
+					inner = `\mathrm{` + inner + `}`
+				}
+				fmt.Fprintf(&b, `\ensuremath{_{%s}}`, inner)
+				i = end
+				continue
+			}
+		}
+		if r == '^' && math && i > 0 && i+1 < len(rs) && rs[i-1] != ' ' {
+			// A plain-text power (T^0.5, x^{-1}): a superscript.
+			j := i + 1
+			if rs[j] == '-' || rs[j] == '−' {
+				j++
+			}
+			for j < len(rs) && (rs[j] >= '0' && rs[j] <= '9' || rs[j] == '.' && j+1 < len(rs) && rs[j+1] >= '0' && rs[j+1] <= '9') {
+				j++
+			}
+			if j > i+1 && rs[j-1] >= '0' && rs[j-1] <= '9' {
+				inner, err := escape(string(rs[i+1:j]), true)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(&b, `\ensuremath{^{%s}}`, inner)
+				i = j - 1
+				continue
+			}
+		}
 		if i+1 < len(rs) && rs[i+1] == '\u0303' {
-			base, err := Escape(string(r))
+			base, err := escape(string(r), math)
 			if err != nil {
 				return "", err
 			}
@@ -179,7 +274,7 @@ func Code(s string) (string, error) {
 	start := 0
 	for i, r := range s {
 		if r == '/' || r == '-' || r == ',' {
-			e, err := Escape(s[start : i+1])
+			e, err := escape(s[start:i+1], false)
 			if err != nil {
 				return "", err
 			}
@@ -187,7 +282,7 @@ func Code(s string) (string, error) {
 			start = i + 1
 		}
 	}
-	e, err := Escape(s[start:])
+	e, err := escape(s[start:], false)
 	if err != nil {
 		return "", err
 	}

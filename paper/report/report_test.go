@@ -157,3 +157,27 @@ func TestEveryFigureInReport(t *testing.T) {
 		}
 	}
 }
+
+// rawMath matches mathematics that reached the LaTeX as escaped source
+// instead of being typeset: a subscript group or a variable's subscript
+// written as text (Σ\_max, z\_s, \_\{V…\}), a caret escaped as text.
+var rawMath = regexp.MustCompile(`\\_\\\{|(^|[^A-Za-z\\])[A-Za-z]\\_[A-Za-z0-9]|\\ensuremath\{\\[A-Za-z]+\}\\_|\\\^\{\}`)
+
+// TestGeneratedTypesetsMath: no generated table or macro prints the source of
+// a formula (the claims' statements are written in plain text with
+// subscripts like Σ_max; Escape must typeset them).
+func TestGeneratedTypesetsMath(t *testing.T) {
+	files, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		for i, line := range strings.Split(string(f.Data), "\n") {
+			// \nadbcode{…} is typewriter text: code keeps its underscores.
+			text := regexp.MustCompile(`\\nadbcode\{[^}]*\}`).ReplaceAllString(line, "")
+			if m := rawMath.FindString(text); m != "" {
+				t.Errorf("paper/generated/%s:%d prints formula source %q:\n%s", f.Name, i+1, m, line)
+			}
+		}
+	}
+}
