@@ -41,7 +41,7 @@ test-browser:
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
-	LABEL_SCREENSHOT_DIR=$(CURDIR)/bin/label-shots $(GO) test -count=1 -run '^TestBrowser' -v ./experiments/label
+	LABEL_SCREENSHOT_DIR=$(CURDIR)/bin/label-shots $(GO) test -count=1 -run '^TestBrowser' -v ./label
 
 ## test-slurm: the Slurm recipe .ci/slurm/figures.sbatch on a one-node cluster started on this machine (root; installs slurm-wlm, munge, jq when missing; about 1 minute, 2 with the install)
 test-slurm:

@@ -4,7 +4,7 @@
 // learner of package algorithms. The rest of the experimenter's side lives in
 // sub-packages, each on one topic:
 //
-//	experiments/pool         bring-your-own pool and recorded answers (files, replay)
+//	experiments/pool         bring-your-own pool and recorded answers (replay, held-out scores; the files: internal/poolfile)
 //	experiments/realdata     the shipped real-data benchmarks (CEMSChoice, Shuttle)
 //	experiments/sweep        cached, resumable, shardable sweeps; the figures (specs, styles, rendering)
 //	experiments/lockon       the lock-on study of the paper's context rule

@@ -51,7 +51,7 @@ type ProblemSpec struct {
 	// Scale is shuttle's utility of the true class (0: 2).
 	Scale float64 `json:"scale,omitempty"`
 
-	// Bring your own pool (problem pool; formats in package experiments/pool).
+	// Bring your own pool (problem pool; formats in package internal/poolfile).
 	Pool       string      `json:"pool,omitempty"`           // pool file
 	PoolSHA    string      `json:"pool_sha256,omitempty"`    // its sha256 (Resolve)
 	Answers    string      `json:"answers,omitempty"`        // recorded answers file, optional

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // cemsDir writes the CEMS files with "nadb data cems" into a temporary
@@ -65,7 +65,7 @@ func readCSV(t *testing.T, path string) [][]string {
 }
 
 // readPool reads the pool file and the answers file some.csv of dir.
-func readPool(t *testing.T, dir string) (*pool.PoolFile, *pool.Answers) {
+func readPool(t *testing.T, dir string) (*poolfile.PoolFile, *poolfile.Answers) {
 	t.Helper()
 	in, err := readPoolInput(filepath.Join(dir, "pool.csv"), filepath.Join(dir, "some.csv"))
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
-	"github.com/neural-adb/nadb/experiments/label"
-	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/internal/csvtab"
+	"github.com/neural-adb/nadb/internal/poolfile"
+	"github.com/neural-adb/nadb/label"
 )
 
 // What suggest, export and serve share: a pool file of one's own, its
@@ -23,9 +23,9 @@ import (
 // poolInput is a pool file, its sha256 and its recorded answers.
 type poolInput struct {
 	poolPath, answersPath string
-	file                  *pool.PoolFile
+	file                  *poolfile.PoolFile
 	sha                   string
-	answers               *pool.Answers // nil without an answers file
+	answers               *poolfile.Answers // nil without an answers file
 }
 
 // readPoolInput reads the files of -pool and -answers (optional).
@@ -33,9 +33,9 @@ func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
 	if poolPath == "" {
 		return nil, usageError{fmt.Errorf("-pool: name the pool file (CSV context,arm,<features...>; nadb data cems writes an example)")}
 	}
-	var pf *pool.PoolFile
+	var pf *poolfile.PoolFile
 	sha, err := experiments.ParseHashed("-pool", poolPath, "", func(r io.Reader) (err error) {
-		pf, err = pool.ReadPool(r, poolPath)
+		pf, err = poolfile.ReadPool(r, poolPath)
 		return err
 	})
 	var ce *csvtab.Error

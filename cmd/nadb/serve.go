@@ -12,15 +12,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/neural-adb/nadb/experiments/label"
+	"github.com/neural-adb/nadb/label"
 )
 
-// cmdServe runs a labelling session (package experiments/label) on a pool
+// cmdServe runs a labelling session (package label) on a pool
 // file with a registered learner proposing the queries.
 func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility] (format: go doc pool.ReadPool)")
+	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility] (format: go doc poolfile.ReadPool)")
 	answersPath := fs.String("answers", "", "answers recorded before the session: CSV context,arm1,arm2,y (ties are skipped)")
 	display := fs.String("display", "", "display file: CSV context,arm,label[,image] of what to show (an empty arm labels the context)")
 	logDir := fs.String("log", "", "folder of the session's answer log (created if missing; a restart resumes it)")

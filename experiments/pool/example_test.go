@@ -9,12 +9,14 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // A user's own problem: two users (contexts) rating three dishes (arms), with
 // two features per (user, dish) and some recorded answers. The pool is what a
-// learner sees; the answers are replayed when it asks.
-func ExampleReadPool() {
+// learner sees; the answers are replayed when it asks, and by default only
+// the recorded pairs are offered.
+func ExampleNewPoolProblem() {
 	poolCSV := `context,arm,spicy,sweet
 ann,curry,0.9,0.1
 ann,cake,0.0,1.0
@@ -29,7 +31,7 @@ ann,soup,cake,0.5
 bob,cake,curry,1
 bob,cake,soup,1
 `
-	pf, err := pool.ReadPool(strings.NewReader(poolCSV), "pool.csv")
+	pf, err := poolfile.ReadPool(strings.NewReader(poolCSV), "pool.csv")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -37,11 +39,6 @@ bob,cake,soup,1
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%d contexts × %d arms, features %v\n", pf.Pool.Contexts, pf.Pool.Arms, pf.Features)
-	fmt.Println("empirical Copeland scores:", ans.Copeland())
-	n, first := ans.Missing()
-	fmt.Printf("%d pairs without an answer, the first: %s vs %s for %s\n", n, pf.Arms[first.Arm1], pf.Arms[first.Arm2], pf.Contexts[first.Context])
-
 	// The default missing-answer rule ("mask") offers only recorded pairs.
 	prob, err := pool.NewPoolProblem(pf, ans, experiments.ProblemSpec{Answers: "answers.csv"}, 1)
 	if err != nil {
@@ -66,9 +63,6 @@ bob,cake,soup,1
 		fmt.Printf("pairs offered for %s: %s\n", id, strings.Join(pairs, ", "))
 	}
 	// Output:
-	// 2 contexts × 3 arms, features [spicy sweet]
-	// empirical Copeland scores: [1.5 0.5 1 0.5 2 0.5]
-	// 2 pairs without an answer, the first: curry vs soup for ann
 	// extra columns: [answer_accuracy answer_logloss tie_share unrecorded_share]
 	// pairs offered for ann: curry–cake, cake–soup
 	// pairs offered for bob: curry–cake, cake–soup

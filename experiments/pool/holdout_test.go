@@ -12,6 +12,7 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // linearScorer is a learner stub whose model scores a row θ·x.
@@ -36,23 +37,23 @@ func (s linearScorer) Score(dst, x []float64) []float64 {
 func tinySetup(t *testing.T) Setup {
 	t.Helper()
 	ids := []string{"x", "y", "z", "x", "y", "z"}
-	part := func(x, u []float64, recs ...Answer) Part {
-		ans := NewAnswers(2, 3)
+	part := func(x, u []float64, recs ...poolfile.Answer) Part {
+		ans := poolfile.NewAnswers(2, 3)
 		for _, r := range recs {
 			ans.Add(r)
 		}
 		return Part{Pool: &algorithms.Pool{Contexts: 2, Arms: 3, Dim: 1, X: x}, IDs: ids, Utility: u, Answers: ans}
 	}
 	train := part([]float64{0, 1, 2, 2, 0, 1}, []float64{0, 3, 1, 4, 0, 4},
-		Answer{0, 1, 0, 1},   // y beat x
-		Answer{0, 0, 2, 0.5}, // x and z tie
-		Answer{1, 0, 1, 1},   // x beat y
-		Answer{1, 2, 0, 1})   // z beat x
+		rec(0, 1, 0, 1),   // y beat x
+		rec(0, 0, 2, 0.5), // x and z tie
+		rec(1, 0, 1, 1),   // x beat y
+		rec(1, 2, 0, 1))   // z beat x
 	test := part([]float64{1, 2, 3, 3, 2, 1}, []float64{0, 1, 5, 0, 2, 1},
-		Answer{0, 2, 0, 1},   // z beat x
-		Answer{0, 0, 1, 0.5}, // tie
-		Answer{1, 0, 2, 1},   // x beat z
-		Answer{1, 1, 0, 1})   // y beat x
+		rec(0, 2, 0, 1),   // z beat x
+		rec(0, 0, 1, 0.5), // tie
+		rec(1, 0, 2, 1),   // x beat z
+		rec(1, 1, 0, 1))   // y beat x
 	return Setup{Name: "tiny", Train: train, Test: &test, Seed: 1}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // The problem "pool": a pool file of one's own and, optionally, recorded
@@ -56,9 +57,9 @@ func resolve(p experiments.ProblemSpec) (experiments.ProblemSpec, error) {
 }
 
 func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
-	var pf *PoolFile
+	var pf *poolfile.PoolFile
 	if _, err := experiments.ParseHashed("pool", p.Pool, p.PoolSHA, func(r io.Reader) (err error) {
-		pf, err = ReadPool(r, p.Pool)
+		pf, err = poolfile.ReadPool(r, p.Pool)
 		return err
 	}); err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error)
 	} else if err := CheckScale(pf); err != nil {
 		return nil, err
 	}
-	var ans *Answers
+	var ans *poolfile.Answers
 	if p.Answers != "" {
 		b, _, err := experiments.ReadHashed("answers", p.Answers, p.AnswersSHA)
 		if err != nil {

@@ -10,16 +10,17 @@ import (
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // Part is one side of a problem built from data: contexts with their feature
 // rows and what the experimenter knows about them.
 type Part struct {
-	Pool     *algorithms.Pool // feature rows c·K + a; the training part's is the learner's pool
-	Contexts []string         // context identifiers, for messages; nil: their numbers
-	IDs      []string         // arm identifier of every row, for the references; nil: the arm's index
-	Utility  []float64        // latent utility f(c,a) of every row; nil: none
-	Answers  *Answers         // recorded answers; nil: none
+	Pool     *algorithms.Pool  // feature rows c·K + a; the training part's is the learner's pool
+	Contexts []string          // context identifiers, for messages; nil: their numbers
+	IDs      []string          // arm identifier of every row, for the references; nil: the arm's index
+	Utility  []float64         // latent utility f(c,a) of every row; nil: none
+	Answers  *poolfile.Answers // recorded answers; nil: none
 }
 
 // Setup is a problem built from data: the training contexts the learner
@@ -129,9 +130,9 @@ func (p *Part) id(n int) string {
 type evaluator struct {
 	*experiments.Latent
 	setup       Setup
-	replay      *Replay  // nil: simulated answers
-	trainStrict []Answer // strict training answers
-	testStrict  []Answer // strict held-out answers
+	replay      *Replay           // nil: simulated answers
+	trainStrict []poolfile.Answer // strict training answers
+	testStrict  []poolfile.Answer // strict held-out answers
 	testF       []float64
 	gapCtx      []int // held-out contexts the gap columns are over (nil: all)
 

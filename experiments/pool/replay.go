@@ -1,12 +1,11 @@
 package pool
 
 import (
-	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // Replay is an Oracle that answers duels with recorded answers (rules in
@@ -14,15 +13,15 @@ import (
 // per pair from Rng, cycling; ties and pairs without a record are answered
 // by a fair coin from Rng, and counted.
 type Replay struct {
-	Answers *Answers
+	Answers *poolfile.Answers
 	Rng     *rand.Rand
 
 	Asked      int // queries answered
 	Ties       int // answered by a coin because the record used was a tie
 	Unrecorded int // answered by a coin because the pair has no record
 
-	order map[int][]int32 // pairKey → indices into Answers.List, in the order used
-	next  map[int]int     // pairKey → records of the pair used so far
+	order map[int][]int32 // Answers.PairKey → indices into Answers.List, in the order used
+	next  map[int]int     // Answers.PairKey → records of the pair used so far
 }
 
 // NewReplay returns a replaying oracle. rng first draws, for every pair with
@@ -31,10 +30,11 @@ type Replay struct {
 // draws nothing, so the coins of a data set with one record per pair do not
 // depend on the orders. The k-th answer to a pair is thus fixed by the seed,
 // whatever the learner asked before.
-func NewReplay(ans *Answers, rng *rand.Rand) *Replay {
-	r := &Replay{Answers: ans, Rng: rng, order: make(map[int][]int32, len(ans.byPair)), next: map[int]int{}}
-	for _, k := range slices.Sorted(maps.Keys(ans.byPair)) {
-		idx := slices.Clone(ans.byPair[k])
+func NewReplay(ans *poolfile.Answers, rng *rand.Rand) *Replay {
+	keys := ans.PairKeys()
+	r := &Replay{Answers: ans, Rng: rng, order: make(map[int][]int32, len(keys)), next: map[int]int{}}
+	for _, k := range keys {
+		idx := ans.Indices(k)
 		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		r.order[k] = idx
 	}
@@ -44,7 +44,7 @@ func NewReplay(ans *Answers, rng *rand.Rand) *Replay {
 // Answer implements Oracle.
 func (r *Replay) Answer(q algorithms.Query) algorithms.Feedback {
 	r.Asked++
-	k := r.Answers.pairKey(q.Context, q.Arm1, q.Arm2)
+	k := r.Answers.PairKey(q.Context, q.Arm1, q.Arm2)
 	idx := r.order[k]
 	if len(idx) == 0 {
 		r.Unrecorded++

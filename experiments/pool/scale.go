@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // MaxScaleRatio bounds how far apart the scales of a pool's feature columns
@@ -19,7 +20,7 @@ const (
 
 // CheckScale reports pool features of extreme or very unequal scale, naming
 // the columns and the fix (standardise).
-func CheckScale(pf *PoolFile) error {
+func CheckScale(pf *poolfile.PoolFile) error {
 	d := pf.Pool.Dim
 	lo, hi := math.Inf(1), 0.0
 	var loCol, hiCol int
@@ -46,7 +47,7 @@ func CheckScale(pf *PoolFile) error {
 // Standardise rescales every feature column of pf to mean 0 and standard
 // deviation 1 over all rows (a constant column becomes 0). Features carry
 // no answers, so using the held-out contexts' rows leaks nothing.
-func Standardise(pf *PoolFile) {
+func Standardise(pf *poolfile.PoolFile) {
 	d, rows := pf.Pool.Dim, pf.Pool.Rows()
 	x := pf.Pool.X
 	for j := range d {

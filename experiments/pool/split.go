@@ -6,6 +6,7 @@ import (
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/csvtab"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // NewPoolProblem builds the problem of a parsed pool file with, optionally,
@@ -14,22 +15,22 @@ import (
 // held out, experiments.SplitSizes; 0: none) and Answers (the answers file,
 // named in errors). The split uses the stream (seed, 101), Bradley–Terry
 // draws and coins the stream (seed, 102).
-func NewPoolProblem(pf *PoolFile, ans *Answers, p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
+func NewPoolProblem(pf *poolfile.PoolFile, ans *poolfile.Answers, p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
 	if ans != nil && p.Missing == experiments.MissingError {
 		if n, a := ans.Missing(); n > 0 {
 			return nil, &csvtab.Error{File: p.Answers, Msg: fmt.Sprintf("no recorded answer for %s (and %d other pairs); with the missing-answer rule \"error\" every arm pair of every context needs at least one answer",
-				pf.describe(a.Context, a.Arm1, a.Arm2), n-1)}
+				pf.Describe(a.Context, a.Arm1, a.Arm2), n-1)}
 		}
 	}
 	hold, train, err := experiments.SplitSizes(p.Holdout, 0, 0, pf.Pool.Contexts, "context")
 	if err != nil {
 		return nil, err
 	}
-	setup := Setup{Name: "pool", Missing: p.Missing, Seed: seed, Train: pf.part(ans, nil)}
+	setup := Setup{Name: "pool", Missing: p.Missing, Seed: seed, Train: part(pf, ans, nil)}
 	if hold > 0 {
 		trainIdx, test := experiments.Split(pf.Pool.Contexts, hold, train, seed)
-		setup.Train = pf.part(ans, trainIdx)
-		t := pf.part(ans, test)
+		setup.Train = part(pf, ans, trainIdx)
+		t := part(pf, ans, test)
 		setup.Test = &t
 	}
 	return NewProblem(setup)
@@ -37,7 +38,7 @@ func NewPoolProblem(pf *PoolFile, ans *Answers, p experiments.ProblemSpec, seed 
 
 // part returns the contexts ctxs of pf (nil: all of them, sharing pf's
 // slices), renumbered from 0, with their answers (ans may be nil).
-func (pf *PoolFile) part(ans *Answers, ctxs []int) Part {
+func part(pf *poolfile.PoolFile, ans *poolfile.Answers, ctxs []int) Part {
 	if ctxs == nil {
 		return Part{Pool: pf.Pool, Contexts: pf.Contexts, IDs: pf.Arms, Utility: pf.Utility, Answers: ans}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/experiments/realdata/data"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // CEMS is the CEMSChoice benchmark: real human pairwise preferences, replayed
@@ -103,12 +104,12 @@ var (
 
 // cemsData is the parsed data set.
 type cemsData struct {
-	Subjects []string      // subject identifiers
-	Z        []float64     // subjects × 8 covariates coded ±1
-	Items    []string      // school names: the arms
-	ItemCov  []float64     // items × 4: specialisation one-hot, location ±1
-	All      *pool.Answers // contexts = subjects; NA is not recorded
-	NA       int           // pairs recorded as NA
+	Subjects []string          // subject identifiers
+	Z        []float64         // subjects × 8 covariates coded ±1
+	Items    []string          // school names: the arms
+	ItemCov  []float64         // items × 4: specialisation one-hot, location ±1
+	All      *poolfile.Answers // contexts = subjects; NA is not recorded
+	NA       int               // pairs recorded as NA
 }
 
 // Dim returns the feature dimension 9K + 4.

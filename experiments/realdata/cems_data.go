@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/experiments/realdata/data"
 	"github.com/neural-adb/nadb/internal/csvtab"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // readCEMS parses the three CEMSChoice files of a data folder. The files must
@@ -117,7 +117,7 @@ func readCEMS(fsys fs.FS) (*cemsData, error) {
 		return nil, err
 	}
 	K := len(d.Items)
-	d.All = pool.NewAnswers(len(d.Subjects), K)
+	d.All = poolfile.NewAnswers(len(d.Subjects), K)
 	seen := map[[3]int]int{} // (subject, lower item, higher item) → row
 	for r := range pt.Rows {
 		sid, err := pt.ID(r, pc[0])
@@ -160,7 +160,7 @@ func readCEMS(fsys fs.FS) (*cemsData, error) {
 		default:
 			return nil, pt.ErrAt(r, pc[3], "pref %q: want 1 (item1 preferred), -1 (item2), 0 (no preference) or NA", pt.Rows[r][pc[3]])
 		}
-		d.All.Add(pool.Answer{Context: s, Arm1: arm[0], Arm2: arm[1], Y: y})
+		d.All.Add(poolfile.Answer{Context: s, Arm1: arm[0], Arm2: arm[1], Y: y})
 	}
 	return d, nil
 }

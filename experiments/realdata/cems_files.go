@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/neural-adb/nadb/algorithms"
-	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // CEMSFiles is the CEMSChoice data as the files of a pool of your own
-// (package experiments/pool): "nadb data cems" writes them so that the
+// (package internal/poolfile): "nadb data cems" writes them so that the
 // labelling walkthrough of the README needs nothing else.
 //
 //   - Pool: every student is a context ("s1" … "s303"), the six schools are
@@ -28,8 +28,8 @@ import (
 //     covariates in words for each context, and the school's name and
 //     specialisation for each arm.
 type CEMSFiles struct {
-	Pool    *pool.PoolFile
-	Answers *pool.Answers
+	Pool    *poolfile.PoolFile
+	Answers *poolfile.Answers
 	Display [][3]string // context, arm ("" for the context itself), label
 }
 
@@ -44,7 +44,7 @@ func NewCEMSFiles(fsys fs.FS) (*CEMSFiles, error) {
 	for s := range subs {
 		subs[s] = s
 	}
-	pf := &pool.PoolFile{Contexts: make([]string, S), Arms: make([]string, 0, S*K)}
+	pf := &poolfile.PoolFile{Contexts: make([]string, S), Arms: make([]string, 0, S*K)}
 	for _, item := range d.Items {
 		pf.Features = append(pf.Features, "school_"+item)
 	}
@@ -60,7 +60,7 @@ func NewCEMSFiles(fsys fs.FS) (*CEMSFiles, error) {
 	if len(pf.Features) != d.Dim() {
 		panic("realdata: CEMS feature names do not match the feature map")
 	}
-	f := &CEMSFiles{Pool: pf, Answers: pool.NewAnswers(S, K)}
+	f := &CEMSFiles{Pool: pf, Answers: poolfile.NewAnswers(S, K)}
 	for _, a := range d.All.List { // a copy: d may be the shared shipped data
 		f.Answers.Add(a)
 	}
@@ -126,10 +126,12 @@ func (d *cemsData) describeItem(i int) string {
 }
 
 // WritePool writes the pool file.
-func (f *CEMSFiles) WritePool(w io.Writer) error { return pool.WritePool(w, f.Pool) }
+func (f *CEMSFiles) WritePool(w io.Writer) error { return poolfile.WritePool(w, f.Pool) }
 
 // WriteAnswers writes the answers file.
-func (f *CEMSFiles) WriteAnswers(w io.Writer) error { return pool.WriteAnswers(w, f.Pool, f.Answers) }
+func (f *CEMSFiles) WriteAnswers(w io.Writer) error {
+	return poolfile.WriteAnswers(w, f.Pool, f.Answers)
+}
 
 // WriteDisplay writes the display file, context,arm,label.
 func (f *CEMSFiles) WriteDisplay(w io.Writer) error {

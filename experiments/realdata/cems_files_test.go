@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // TestCEMSFiles writes the CEMSChoice files, reads them back with the pool
@@ -29,7 +29,7 @@ func TestCEMSFiles(t *testing.T) {
 	if err := f.WriteDisplay(&db); err != nil {
 		t.Fatal(err)
 	}
-	pf, err := pool.ReadPool(&pb, "pool.csv")
+	pf, err := poolfile.ReadPool(&pb, "pool.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package pool
+package poolfile
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/neural-adb/nadb/internal/csvtab"
 )
 
-// The parsers are fuzzed with "go test -fuzz FuzzReadPool ./experiments" (and
+// The parsers are fuzzed with "go test -fuzz FuzzReadPool ./internal/poolfile" (and
 // FuzzReadAnswers); inputs the fuzzer found interesting are kept under
 // testdata/fuzz/ and run as ordinary test cases by "go test".
 

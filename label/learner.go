@@ -4,13 +4,13 @@ import (
 	"math"
 
 	"github.com/neural-adb/nadb/algorithms"
-	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // PoolCatalogue is the Catalogue of a pool file: its context identifiers
 // and, per context, its arms' identifiers, with the pool's indices.
 type PoolCatalogue struct {
-	File *pool.PoolFile
+	File *poolfile.PoolFile
 }
 
 // Contexts implements Catalogue.

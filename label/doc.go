@@ -18,7 +18,7 @@
 // The session consumes two small interfaces, a Catalogue (what can be
 // shown: contexts and their arms by identifier) and a Proposer (the learner
 // side). PoolCatalogue and LearnerProposer (learner.go) connect a pool file
-// (package experiments/pool) and any learner of package algorithms: the
+// (package internal/poolfile) and any learner of package algorithms: the
 // learner selects among the pairs no labeller holds (algorithms.Offer), a
 // Pender learner counts the queries shown but not yet answered in its
 // uncertainty, and the summary is its policy with its scores and σ; this is

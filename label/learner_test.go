@@ -13,12 +13,12 @@ import (
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
-	"github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // testPoolFile returns a pool file of contexts × arms rows with d uniform
 // features and a linear utility, parsed from its CSV text.
-func testPoolFile(t testing.TB, contexts, arms, d int) *pool.PoolFile {
+func testPoolFile(t testing.TB, contexts, arms, d int) *poolfile.PoolFile {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(11, 1))
 	theta := make([]float64, d)
@@ -43,7 +43,7 @@ func testPoolFile(t testing.TB, contexts, arms, d int) *pool.PoolFile {
 			b.WriteString("," + strconv.FormatFloat(u, 'g', -1, 64) + "\n")
 		}
 	}
-	pf, err := pool.ReadPool(strings.NewReader(b.String()), "pool.csv")
+	pf, err := poolfile.ReadPool(strings.NewReader(b.String()), "pool.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func learnerConfig() algorithms.Config {
 }
 
 // learnerProposer returns a constructor of Neural-ADB (UCB) proposers on pf.
-func learnerProposer(t testing.TB, pf *pool.PoolFile) func() (Proposer, error) {
+func learnerProposer(t testing.TB, pf *poolfile.PoolFile) func() (Proposer, error) {
 	return func() (Proposer, error) {
 		l, err := algorithms.New("neural-adb-ucb", algorithms.Env{Pool: pf.Pool, Config: learnerConfig(), Seed: 5})
 		if err != nil {
@@ -70,7 +70,7 @@ func learnerProposer(t testing.TB, pf *pool.PoolFile) func() (Proposer, error) {
 }
 
 // newLearnerFixture serves a session of Neural-ADB on pf with its log in dir.
-func newLearnerFixture(t testing.TB, pf *pool.PoolFile, dir string) *fixture {
+func newLearnerFixture(t testing.TB, pf *poolfile.PoolFile, dir string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, cat: PoolCatalogue{pf}, dir: dir, clock: newClock()}
 	srv, err := New(f.cat, learnerProposer(t, pf), Options{LogDir: dir, Now: f.clock.Now, Logger: quiet()})
@@ -84,7 +84,7 @@ func newLearnerFixture(t testing.TB, pf *pool.PoolFile, dir string) *fixture {
 }
 
 // truth answers q by the pool's utilities: 1 when arm1's is higher.
-func truth(pf *pool.PoolFile, q map[string]any) float64 {
+func truth(pf *poolfile.PoolFile, q map[string]any) float64 {
 	K := pf.Pool.Arms
 	c, a1, a2 := int(q["context_index"].(float64)), int(q["arm1_index"].(float64)), int(q["arm2_index"].(float64))
 	if pf.Utility[c*K+a1] > pf.Utility[c*K+a2] {

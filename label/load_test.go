@@ -18,7 +18,7 @@ import (
 // log holds all 1600, and reports the latency percentiles of the answer
 // round trips (answer-p50-ms …) and of the next-query round trips.
 //
-//	go test -run '^$' -bench Load8x200 -benchtime 3x ./experiments/label
+//	go test -run '^$' -bench Load8x200 -benchtime 3x ./label
 func BenchmarkLoad8x200(b *testing.B) {
 	const labellers, answers = 8, 200
 	cat := gridCatalogue(20, 5)

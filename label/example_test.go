@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/neural-adb/nadb/experiments/label"
+	"github.com/neural-adb/nadb/label"
 )
 
 // A session with the RoundRobin fake proposer: one labeller answers three

@@ -1,15 +1,14 @@
-package pool
+package poolfile
 
 import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
+	"maps"
 	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/csvtab"
-	"github.com/neural-adb/nadb/internal/logistic"
 )
 
 // Answer is one recorded duel in context Context: Y = 1 when Arm1 won, 0 when
@@ -33,7 +32,9 @@ func NewAnswers(contexts, arms int) *Answers {
 	return &Answers{Contexts: contexts, Arms: arms, byPair: map[int][]int32{}}
 }
 
-func (s *Answers) pairKey(c, a, b int) int {
+// PairKey returns the key of the unordered pair {a, b} of context c in the
+// index of the records (PairKeys, Indices).
+func (s *Answers) PairKey(c, a, b int) int {
 	if a > b {
 		a, b = b, a
 	}
@@ -45,20 +46,28 @@ func (s *Answers) pairKey(c, a, b int) int {
 func (s *Answers) Add(a Answer) {
 	if a.Context < 0 || a.Context >= s.Contexts || a.Arm1 < 0 || a.Arm1 >= s.Arms || a.Arm2 < 0 || a.Arm2 >= s.Arms ||
 		a.Arm1 == a.Arm2 || (a.Y != 0 && a.Y != 0.5 && a.Y != 1) {
-		panic(fmt.Sprintf("experiments: invalid answer %+v for %d contexts × %d arms", a, s.Contexts, s.Arms))
+		panic(fmt.Sprintf("poolfile: invalid answer %+v for %d contexts × %d arms", a, s.Contexts, s.Arms))
 	}
-	k := s.pairKey(a.Context, a.Arm1, a.Arm2)
+	k := s.PairKey(a.Context, a.Arm1, a.Arm2)
 	s.byPair[k] = append(s.byPair[k], int32(len(s.List)))
 	s.List = append(s.List, a)
 }
 
+// PairKeys returns the keys of the pairs with at least one record, in
+// increasing order (context, then arm order).
+func (s *Answers) PairKeys() []int { return slices.Sorted(maps.Keys(s.byPair)) }
+
+// Indices returns the indices into List of the records of the pair with key
+// k, in the order added (a copy).
+func (s *Answers) Indices(k int) []int32 { return slices.Clone(s.byPair[k]) }
+
 // Recorded reports how many answers the pair {a, b} of context c has.
-func (s *Answers) Recorded(c, a, b int) int { return len(s.byPair[s.pairKey(c, a, b)]) }
+func (s *Answers) Recorded(c, a, b int) int { return len(s.byPair[s.PairKey(c, a, b)]) }
 
 // Records returns the recorded answers of the pair {a, b} of context c, in
 // the order added.
 func (s *Answers) Records(c, a, b int) []Answer {
-	idx := s.byPair[s.pairKey(c, a, b)]
+	idx := s.byPair[s.PairKey(c, a, b)]
 	out := make([]Answer, len(idx))
 	for i, r := range idx {
 		out[i] = s.List[r]
@@ -88,7 +97,7 @@ func (s *Answers) Missing() (n int, first Answer) {
 // Wins returns the mean outcome of the records of pair {a, b} in context c
 // from a's side (1: a always won), and false when there is none.
 func (s *Answers) Wins(c, a, b int) (float64, bool) {
-	idx := s.byPair[s.pairKey(c, a, b)]
+	idx := s.byPair[s.PairKey(c, a, b)]
 	if len(idx) == 0 {
 		return 0, false
 	}
@@ -200,7 +209,7 @@ func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 	if len(t.Rows) == 0 {
 		return nil, &csvtab.Error{File: file, Msg: "no answers after the header"}
 	}
-	ctxOf := pf.contextIndex()
+	ctxOf := pf.ContextIndex()
 	ans := NewAnswers(pf.Pool.Contexts, pf.Pool.Arms)
 	for r := range t.Rows {
 		cid, err := t.ID(r, cols[0])
@@ -217,7 +226,7 @@ func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 			if err != nil {
 				return nil, err
 			}
-			if arm[k] = pf.armIndex(c, id); arm[k] < 0 {
+			if arm[k] = pf.ArmIndex(c, id); arm[k] < 0 {
 				return nil, t.ErrAt(r, cols[1+k], "context %q has no arm %q in the pool file", cid, id)
 			}
 		}
@@ -252,30 +261,4 @@ func WriteAnswers(w io.Writer, pf *PoolFile, ans *Answers) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// PairMetrics returns the pairwise accuracy and the mean Bradley–Terry
-// negative log-likelihood of the utility estimates h (one per row c·K + a) on
-// the strict answers recs: the share whose winner h scores higher (an exact
-// tie counts ½) and the mean of −log μ(h(winner) − h(loser)). Both are NaN
-// without answers.
-func PairMetrics(h []float64, K int, recs []Answer) (acc, nll float64) {
-	if len(recs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, r := range recs {
-		d := h[r.Context*K+r.Arm1] - h[r.Context*K+r.Arm2]
-		if r.Y == 0 {
-			d = -d
-		}
-		switch {
-		case d > 0:
-			acc++
-		case d == 0:
-			acc += 0.5
-		}
-		nll += logistic.Softplus(-d) // −log μ(d)
-	}
-	n := float64(len(recs))
-	return acc / n, nll / n
 }

@@ -1,4 +1,4 @@
-package pool
+package poolfile
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // ReadPool streams it and as the whole text read first (readPoolWhole, the
 // parser before streaming), reporting the bytes allocated per byte of file.
 // The peak memory of "nadb run -problem pool" on such files is measured with
-// /usr/bin/time -v (package documentation of experiments/pool).
+// /usr/bin/time -v (package documentation).
 func BenchmarkReadPoolLarge(b *testing.B) {
 	const C, K, d = 2000, 26, 50
 	rng := rand.New(rand.NewPCG(1, 1))
