@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed nadb figures figures-quick verify paper clean-cache clean
+.PHONY: all claims test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed nadb figures figures-quick verify paper clean-cache clean
 
 all: test
 
@@ -76,6 +76,10 @@ figures: nadb
 figures-quick: nadb
 	bin/nadb figures -quick -out figures/quick
 	bin/nadb theory -quick -out figures/quick/theory
+
+## claims: the claims table with each verdict, at reduced scale (what go test ./verify checks), printed for a terminal
+claims: nadb
+	bin/nadb verify -scale reduced -brief
 
 ## verify: the paper's claims as statistical tests at paper scale (reuses the figure cache) into figures/claims.md
 verify: nadb

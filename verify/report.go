@@ -65,3 +65,62 @@ func WriteCSV(w io.Writer, rows []Row) error {
 }
 
 func esc(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// WriteBrief writes the claims table for a terminal: one block per claim
+// with its id, its verdict (and the recorded one when they differ) and the
+// claim wrapped to width columns; the statistics, results and explanations
+// are WriteMarkdown's.
+func WriteBrief(w io.Writer, rows []Row, width int) error {
+	scale := ""
+	if len(rows) > 0 {
+		scale = rows[0].Scale
+	}
+	fmt.Fprintf(w, "Claims of the paper, tested at %s scale (the full table with statistics: nadb verify without -brief)\n\n", scale)
+	const idW, verdictW = 9, 15
+	text := max(30, width-idW-verdictW-2)
+	for _, r := range rows {
+		verdict := string(r.Verdict)
+		if r.Err != nil {
+			verdict = "error"
+		}
+		lines := wrapWords(r.Claim.Claim, text)
+		if !r.Agrees() {
+			lines = append(lines, fmt.Sprintf("(recorded verdict: %s)", r.Recorded[r.Scale]))
+		}
+		if r.Err != nil {
+			lines = append(lines, wrapWords("error: "+r.Err.Error(), text)...)
+		}
+		for i, l := range lines {
+			id, v := "", ""
+			if i == 0 {
+				id, v = r.ID, verdict
+			}
+			if _, err := fmt.Fprintf(w, "%-*s %-*s %s\n", idW, id, verdictW, v, l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// wrapWords breaks s into lines of at most width runes at spaces (a longer
+// word gets a line of its own).
+func wrapWords(s string, width int) []string {
+	var lines []string
+	var cur []rune
+	for _, word := range strings.Fields(s) {
+		wr := []rune(word)
+		if len(cur) > 0 && len(cur)+1+len(wr) > width {
+			lines = append(lines, string(cur))
+			cur = cur[:0]
+		}
+		if len(cur) > 0 {
+			cur = append(cur, ' ')
+		}
+		cur = append(cur, wr...)
+	}
+	if len(cur) > 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
+}

@@ -53,3 +53,36 @@ func TestWriteCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteBrief: each claim's id and verdict on its first line, the claim
+// wrapped within the width, a verdict that differs from the recorded one
+// flagged with the recorded verdict.
+func TestWriteBrief(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	rows := []Row{
+		{Claim: Claim{ID: "1a", Claim: long, Recorded: both(Holds)}, Outcome: Outcome{Verdict: Holds}, Scale: "reduced"},
+		{Claim: Claim{ID: "2b", Claim: "short", Recorded: both(Holds)}, Outcome: Outcome{Verdict: DoesNotHold}, Scale: "reduced"},
+	}
+	var buf bytes.Buffer
+	if err := WriteBrief(&buf, rows, 80); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 80 {
+			t.Errorf("line of %d runes > 80: %q", n, l)
+		}
+	}
+	if !strings.HasPrefix(lines[2], "1a        holds           word word") {
+		t.Errorf("first claim line %q", lines[2])
+	}
+	var found bool
+	for i, l := range lines {
+		if strings.HasPrefix(l, "2b        does not hold   short") {
+			found = i+1 < len(lines) && strings.Contains(lines[i+1], "(recorded verdict: holds)")
+		}
+	}
+	if !found {
+		t.Errorf("the differing verdict of 2b is not flagged:\n%s", buf.String())
+	}
+}

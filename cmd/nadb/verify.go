@@ -24,9 +24,10 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	only := fs.String("only", "", "comma-separated claim ids (default: all)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results (shared with nadb figures)")
+	brief := fs.Bool("brief", false, "print a short table for a terminal instead of the Markdown one: each claim's id, verdict and statement (make claims)")
 	out := fs.String("out", "", "also write the claims table as Markdown to this file, and, when it ends in .md, as CSV beside it (FILE.csv, for programs such as nadb paper); make verify writes the paper-scale table to figures/claims.md and figures/claims.csv; a reduced-scale run refuses to overwrite a paper-scale table")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout. Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout (-brief: a short table for a terminal). Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
@@ -88,7 +89,13 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	if err := verify.WriteMarkdown(&buf, rows); err != nil {
 		return err
 	}
-	stdout.Write(buf.Bytes())
+	if *brief {
+		if err := verify.WriteBrief(stdout, rows, 100); err != nil {
+			return err
+		}
+	} else {
+		stdout.Write(buf.Bytes())
+	}
 	if *out != "" {
 		if err := fsutil.WriteWith(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return err
