@@ -75,7 +75,7 @@ func WriteBrief(w io.Writer, rows []Row, width int) error {
 	if len(rows) > 0 {
 		scale = rows[0].Scale
 	}
-	fmt.Fprintf(w, "Claims of the paper, tested at %s scale (the full table with statistics: nadb verify without -brief)\n\n", scale)
+	fmt.Fprintf(w, "Claims of the paper, tested at %s scale\n(statistics and explanations: nadb verify without -brief)\n\n", scale)
 	const idW, verdictW = 9, 15
 	text := max(30, width-idW-verdictW-2)
 	for _, r := range rows {

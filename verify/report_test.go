@@ -73,8 +73,8 @@ func TestWriteBrief(t *testing.T) {
 			t.Errorf("line of %d runes > 80: %q", n, l)
 		}
 	}
-	if !strings.HasPrefix(lines[2], "1a        holds           word word") {
-		t.Errorf("first claim line %q", lines[2])
+	if !strings.HasPrefix(lines[3], "1a        holds           word word") {
+		t.Errorf("first claim line %q", lines[3])
 	}
 	var found bool
 	for i, l := range lines {
