@@ -12,10 +12,16 @@ var (
 // variants.
 type kernelFunc[M any] func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask M)
 
+// loopFunc is the signature of the looping micro-kernels: mt tiles of the
+// largest mr for nv vectors, stacked in rows, each computed as kernelFunc
+// computes one.
+type loopFunc[M any] func(mt, k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask M)
+
 // engine tiles a strided product into micro-kernel calls.
 type engine[M any] struct {
 	lanes int
 	tiles [][][2]kernelFunc[M]       // [nv−1][mr−1][masked]
+	loops [][2]loopFunc[M]           // [nv−1][masked]; nil: one call per tile
 	mask  func(valid int) M          // mask of the first valid lanes
 	relu  func(x *float64, n int)    // n a multiple of 4·lanes
 	zero  func(d, h *float64, n int) // Mask; n a multiple of 4·lanes
@@ -24,7 +30,7 @@ type engine[M any] struct {
 var (
 	avx2Masks = [4][4]int64{{}, {-1}, {-1, -1}, {-1, -1, -1}}
 	avx2      = engine[*[4]int64]{
-		lanes: 4, tiles: avx2Kernels,
+		lanes: 4, tiles: avx2Kernels, loops: avx2Loops,
 		mask: func(valid int) *[4]int64 { return &avx2Masks[valid] },
 		relu: avx2ReLU, zero: avx2Mask,
 	}
@@ -86,12 +92,6 @@ func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int {
 	return n
 }
 
-// kc is the number of terms t one pass over a tile takes before the tile
-// is stored and the next pass reloads it: a long inner dimension (the rows
-// of a batch in AddTransMulTo) then streams through the cache in blocks.
-// Storing and reloading an accumulator does not change its value.
-const kc = 256
-
 func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
 	// Split the ⌈n/lanes⌉ vectors of a row into the fewest panels the
 	// kernels allow, as evenly as possible (50 columns of 8 lanes: 4 + 3
@@ -105,27 +105,35 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 		if acc || t0 > 0 {
 			flag = 1
 		}
-		j0 := 0
-		for p := range panels {
-			nv := vecs / panels
-			if p < vecs%panels {
-				nv++
+		for r0 := 0; r0 < m; r0 += mb {
+			r1 := min(r0+mb, m)
+			j0 := 0
+			for p := range panels {
+				nv := vecs / panels
+				if p < vecs%panels {
+					nv++
+				}
+				cols := min(nv*e.lanes, n-j0)
+				masked := 0
+				var mk M
+				if rag := cols % e.lanes; rag != 0 {
+					masked = 1
+					mk = e.mask(rag)
+				}
+				tiles := e.tiles[nv-1]
+				mrMax := len(tiles)
+				i0 := r0
+				if mt := (r1 - r0) / mrMax; e.loops != nil && mt > 0 {
+					e.loops[nv-1][masked](mt, kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, flag, mk)
+					i0 += mt * mrMax
+				}
+				for ; i0 < r1; i0 += mrMax {
+					mr := min(mrMax, r1-i0)
+					f := tiles[mr-1][masked]
+					f(kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, flag, mk)
+				}
+				j0 += cols
 			}
-			cols := min(nv*e.lanes, n-j0)
-			masked := 0
-			var mk M
-			if rag := cols % e.lanes; rag != 0 {
-				masked = 1
-				mk = e.mask(rag)
-			}
-			tiles := e.tiles[nv-1]
-			mrMax := len(tiles)
-			for i0 := 0; i0 < m; i0 += mrMax {
-				mr := min(mrMax, m-i0)
-				f := tiles[mr-1][masked]
-				f(kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, flag, mk)
-			}
-			j0 += cols
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/cputime"
 )
 
 // BenchmarkOps times every operation on the shapes of one training step of
@@ -35,11 +37,13 @@ func BenchmarkOps(b *testing.B) {
 				dst := make([]float64, c.o.nd(c.m, c.k, c.n))
 				prev := Use(p)
 				defer Use(prev)
+				cpu0 := cputime.Process()
 				for b.Loop() {
 					c.o.run(dst, x, y, c.m, c.k, c.n)
 				}
 				flops := 2 * float64(c.m) * float64(c.k) * float64(c.n)
 				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(flops*float64(b.N)/cputime.Since(cpu0).Seconds()/1e9, "cpu-GFLOP/s")
 			})
 		}
 	}

@@ -74,6 +74,18 @@ func Use(p Path) Path {
 	panic(fmt.Sprintf("gemm: path %v is not available on this machine", p))
 }
 
+// kc is the number of terms t one pass over a tile takes before the tile
+// is stored and the next pass reloads it, and mb the number of rows of c a
+// pass computes panel by panel before it moves to the next rows: a long
+// inner dimension (the rows of a batch in AddTransMulTo) then streams
+// through the cache in blocks, and a panel of b is reused from the cache by
+// every row of a block. Storing and reloading an accumulator does not
+// change its value, and the blocks do not change the order of any chain.
+const (
+	kc = 64
+	mb = 64
+)
+
 // strided computes, for i < m and j < n,
 //
 //	c[i·ldc + j] ← fma-chain over t < k of a[i·ars + t·aks] · b[t·bks + j],

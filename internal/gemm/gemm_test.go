@@ -119,7 +119,6 @@ func TestPathsBitIdentical(t *testing.T) {
 	dims := []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 16, 17, 23, 24, 25, 31, 33, 50, 51}
 	ks := []int{0, 1, 2, 3, 4, 5, 8, 9, 20, 50, 255, 256, 257, 600}
 	rng := rand.New(rand.NewPCG(1, 1))
-	sentinel := math.Float64frombits(0x7ff8dead0000beef)
 	for _, p := range Available() {
 		prev := Use(p)
 		for _, o := range ops {
@@ -134,33 +133,65 @@ func TestPathsBitIdentical(t *testing.T) {
 						if k > 50 && (m > 13 || n > 25) && o.name != "AddTransMulTo" {
 							continue // long inner dimensions matter for AddTransMulTo only
 						}
-						nd := o.nd(m, k, n)
-						a := randSlice(rng, o.na(m, k, n))
-						b := randSlice(rng, o.nb(m, k, n))
-						init := randSlice(rng, nd)
-						got := append(append([]float64(nil), init...), make([]float64, guard)...)
-						for i := nd; i < len(got); i++ {
-							got[i] = sentinel
-						}
-						want := append([]float64(nil), init...)
-						o.run(got[:nd], a, b, m, k, n)
-						o.ref(want, a, b, m, k, n)
-						for i := range want {
-							if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-								t.Fatalf("%v %s m=%d k=%d n=%d: element %d = %v (%#x), reference %v (%#x)",
-									p, o.name, m, k, n, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
-							}
-						}
-						for i := nd; i < len(got); i++ {
-							if math.Float64bits(got[i]) != math.Float64bits(sentinel) {
-								t.Fatalf("%v %s m=%d k=%d n=%d: wrote past the destination", p, o.name, m, k, n)
-							}
-						}
+						checkOp(t, rng, p, o, m, k, n)
 					}
 				}
 			}
 		}
 		Use(prev)
+	}
+}
+
+// TestPathsBitIdenticalBlocks is TestPathsBitIdentical on shapes that span
+// several blocks of rows and passes of the inner dimension (kc, mb), where
+// the looping kernels compute many tiles per call.
+func TestPathsBitIdenticalBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, p := range Available() {
+		prev := Use(p)
+		for _, o := range ops {
+			for _, m := range []int{mb - 1, mb, mb + 1, 2*mb + 7} {
+				for _, k := range []int{1, 20, kc - 1, kc, kc + 1, 2*kc + 3} {
+					for _, n := range []int{1, 4, 13, 50} {
+						if (o.name == "MulVecTo" || o.name == "AddTransMulVecTo") && n > 1 {
+							continue
+						}
+						checkOp(t, rng, p, o, m, k, n)
+					}
+				}
+			}
+		}
+		Use(prev)
+	}
+}
+
+// checkOp runs o on random operands of shape (m, k, n) on the active path
+// p and requires the reference's bits and nothing written past the
+// destination.
+func checkOp(t *testing.T, rng *rand.Rand, p Path, o op, m, k, n int) {
+	t.Helper()
+	sentinel := math.Float64frombits(0x7ff8dead0000beef)
+	nd := o.nd(m, k, n)
+	a := randSlice(rng, o.na(m, k, n))
+	b := randSlice(rng, o.nb(m, k, n))
+	init := randSlice(rng, nd)
+	got := append(append([]float64(nil), init...), make([]float64, guard)...)
+	for i := nd; i < len(got); i++ {
+		got[i] = sentinel
+	}
+	want := append([]float64(nil), init...)
+	o.run(got[:nd], a, b, m, k, n)
+	o.ref(want, a, b, m, k, n)
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("%v %s m=%d k=%d n=%d: element %d = %v (%#x), reference %v (%#x)",
+				p, o.name, m, k, n, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+		}
+	}
+	for i := nd; i < len(got); i++ {
+		if math.Float64bits(got[i]) != math.Float64bits(sentinel) {
+			t.Fatalf("%v %s m=%d k=%d n=%d: wrote past the destination", p, o.name, m, k, n)
+		}
 	}
 }
 

@@ -77,6 +77,24 @@ func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *fl
 func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
+func avx2Loop4x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Loop4x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Loop4x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
 func avx2ReLU(x *float64, n int)
 
 //go:noescape
@@ -264,6 +282,30 @@ func avx512Tile6x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *
 
 //go:noescape
 func avx512Tile6x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop8x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop8x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop8x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop8x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 
 //go:noescape
 func avx512ReLU(x *float64, n int)

@@ -19,9 +19,8 @@ TEXT ·avx2Tile1x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Y0
 	JMP     start
@@ -63,9 +62,8 @@ TEXT ·avx2Tile1x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R8
 	SHLQ       $0x03, R8
 	MOVQ       mask+72(FP), R8
-	MOVQ       acc+64(FP), R9
-	TESTQ      R9, R9
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       DI, R9
 	VMOVDQU    (R8), Y0
 	VMASKMOVPD (R9), Y0, Y0
@@ -109,9 +107,8 @@ TEXT ·avx2Tile2x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	ADDQ    R9, R10
@@ -160,9 +157,8 @@ TEXT ·avx2Tile2x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	MOVQ       mask+72(FP), R10
-	MOVQ       acc+64(FP), R11
-	TESTQ      R11, R11
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R11
 	VMOVDQU    (R10), Y0
 	VMASKMOVPD (R11), Y0, Y0
@@ -214,9 +210,8 @@ TEXT ·avx2Tile3x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	ADDQ    R9, R10
@@ -272,9 +267,8 @@ TEXT ·avx2Tile3x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	MOVQ       mask+72(FP), R10
-	MOVQ       acc+64(FP), R11
-	TESTQ      R11, R11
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R11
 	VMOVDQU    (R10), Y0
 	VMASKMOVPD (R11), Y0, Y0
@@ -335,9 +329,8 @@ TEXT ·avx2Tile4x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	ADDQ    R9, R11
@@ -401,9 +394,8 @@ TEXT ·avx2Tile4x1Masked(SB), NOSPLIT, $0-80
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
 	MOVQ       mask+72(FP), R11
-	MOVQ       acc+64(FP), R12
-	TESTQ      R12, R12
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R12
 	VMOVDQU    (R11), Y0
 	VMASKMOVPD (R12), Y0, Y0
@@ -471,9 +463,8 @@ TEXT ·avx2Tile1x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Y0
 	VMOVUPD 32(R8), Y1
@@ -520,9 +511,8 @@ TEXT ·avx2Tile1x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R8
 	SHLQ       $0x03, R8
 	MOVQ       mask+72(FP), R8
-	MOVQ       acc+64(FP), R9
-	TESTQ      R9, R9
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       DI, R9
 	VMOVUPD    (R9), Y0
 	VMOVDQU    (R8), Y1
@@ -571,9 +561,8 @@ TEXT ·avx2Tile2x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -631,9 +620,8 @@ TEXT ·avx2Tile2x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	MOVQ       mask+72(FP), R10
-	MOVQ       acc+64(FP), R11
-	TESTQ      R11, R11
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVDQU    (R10), Y1
@@ -694,9 +682,8 @@ TEXT ·avx2Tile3x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -765,9 +752,8 @@ TEXT ·avx2Tile3x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	MOVQ       mask+72(FP), R10
-	MOVQ       acc+64(FP), R11
-	TESTQ      R11, R11
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVDQU    (R10), Y1
@@ -841,9 +827,8 @@ TEXT ·avx2Tile4x2(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	VMOVUPD 32(R11), Y1
@@ -924,9 +909,8 @@ TEXT ·avx2Tile4x2Masked(SB), NOSPLIT, $0-80
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
 	MOVQ       mask+72(FP), R11
-	MOVQ       acc+64(FP), R12
-	TESTQ      R12, R12
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R12
 	VMOVUPD    (R12), Y0
 	VMOVDQU    (R11), Y1
@@ -1011,9 +995,8 @@ TEXT ·avx2Tile1x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Y0
 	VMOVUPD 32(R8), Y1
@@ -1065,9 +1048,8 @@ TEXT ·avx2Tile1x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R8
 	SHLQ       $0x03, R8
 	MOVQ       mask+72(FP), R8
-	MOVQ       acc+64(FP), R9
-	TESTQ      R9, R9
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       DI, R9
 	VMOVUPD    (R9), Y0
 	VMOVUPD    32(R9), Y1
@@ -1121,9 +1103,8 @@ TEXT ·avx2Tile2x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -1190,9 +1171,8 @@ TEXT ·avx2Tile2x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	MOVQ       mask+72(FP), R10
-	MOVQ       acc+64(FP), R11
-	TESTQ      R11, R11
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVUPD    32(R11), Y1
@@ -1262,9 +1242,8 @@ TEXT ·avx2Tile3x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -1346,9 +1325,8 @@ TEXT ·avx2Tile3x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	MOVQ       mask+72(FP), R10
-	MOVQ       acc+64(FP), R11
-	TESTQ      R11, R11
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVUPD    32(R11), Y1
@@ -1435,9 +1413,8 @@ TEXT ·avx2Tile4x3(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	VMOVUPD 32(R11), Y1
@@ -1535,9 +1512,8 @@ TEXT ·avx2Tile4x3Masked(SB), NOSPLIT, $0-80
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
 	MOVQ       mask+72(FP), R11
-	MOVQ       acc+64(FP), R12
-	TESTQ      R12, R12
-	JZ         zero
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
 	MOVQ       R8, R12
 	VMOVUPD    (R12), Y0
 	VMOVUPD    32(R12), Y1
@@ -1621,6 +1597,579 @@ store:
 	VMOVUPD    Y9, (R8)
 	VMOVUPD    Y10, 32(R8)
 	VMASKMOVPD Y11, Y12, 64(R8)
+	VZEROUPPER
+	RET
+
+// func avx2Loop4x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Loop4x1(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R13
+	VMOVUPD (R13), Y0
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y1
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y2
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y3
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Y4
+	VBROADCASTSD (BX), Y5
+	VFMADD231PD  Y4, Y5, Y0
+	VBROADCASTSD (BX)(SI*1), Y5
+	VFMADD231PD  Y4, Y5, Y1
+	VBROADCASTSD (BX)(SI*2), Y5
+	VFMADD231PD  Y4, Y5, Y2
+	VBROADCASTSD (BX)(R12*1), Y5
+	VFMADD231PD  Y4, Y5, Y3
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Y1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Y2, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Y3, (R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx2Loop4x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Loop4x1Masked(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	MOVQ mask+80(FP), R13
+
+tile:
+	MOVQ       k+8(FP), DX
+	MOVQ       b+40(FP), R8
+	MOVQ       CX, BX
+	CMPQ       acc+72(FP), $0x00
+	JE         zero
+	MOVQ       R10, R14
+	VMOVDQU    (R13), Y0
+	VMASKMOVPD (R14), Y0, Y0
+	ADDQ       R11, R14
+	VMOVDQU    (R13), Y1
+	VMASKMOVPD (R14), Y1, Y1
+	ADDQ       R11, R14
+	VMOVDQU    (R13), Y2
+	VMASKMOVPD (R14), Y2, Y2
+	ADDQ       R11, R14
+	VMOVDQU    (R13), Y3
+	VMASKMOVPD (R14), Y3, Y3
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVDQU      (R13), Y4
+	VMASKMOVPD   (R8), Y4, Y4
+	VBROADCASTSD (BX), Y5
+	VFMADD231PD  Y4, Y5, Y0
+	VBROADCASTSD (BX)(SI*1), Y5
+	VFMADD231PD  Y4, Y5, Y1
+	VBROADCASTSD (BX)(SI*2), Y5
+	VFMADD231PD  Y4, Y5, Y2
+	VBROADCASTSD (BX)(R12*1), Y5
+	VFMADD231PD  Y4, Y5, Y3
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R13), Y4
+	VMASKMOVPD Y0, Y4, (R10)
+	ADDQ       R11, R10
+	VMASKMOVPD Y1, Y4, (R10)
+	ADDQ       R11, R10
+	VMASKMOVPD Y2, Y4, (R10)
+	ADDQ       R11, R10
+	VMASKMOVPD Y3, Y4, (R10)
+	ADDQ       R11, R10
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	DECQ       AX
+	JNZ        tile
+	VZEROUPPER
+	RET
+
+// func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Loop4x2(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R13
+	VMOVUPD (R13), Y0
+	VMOVUPD 32(R13), Y1
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y2
+	VMOVUPD 32(R13), Y3
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y4
+	VMOVUPD 32(R13), Y5
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y6
+	VMOVUPD 32(R13), Y7
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Y8
+	VMOVUPD      32(R8), Y9
+	VBROADCASTSD (BX), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD (BX)(SI*1), Y10
+	VFMADD231PD  Y8, Y10, Y2
+	VFMADD231PD  Y9, Y10, Y3
+	VBROADCASTSD (BX)(SI*2), Y10
+	VFMADD231PD  Y8, Y10, Y4
+	VFMADD231PD  Y9, Y10, Y5
+	VBROADCASTSD (BX)(R12*1), Y10
+	VFMADD231PD  Y8, Y10, Y6
+	VFMADD231PD  Y9, Y10, Y7
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	ADDQ    R11, R10
+	VMOVUPD Y2, (R10)
+	VMOVUPD Y3, 32(R10)
+	ADDQ    R11, R10
+	VMOVUPD Y4, (R10)
+	VMOVUPD Y5, 32(R10)
+	ADDQ    R11, R10
+	VMOVUPD Y6, (R10)
+	VMOVUPD Y7, 32(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx2Loop4x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Loop4x2Masked(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	MOVQ mask+80(FP), R13
+
+tile:
+	MOVQ       k+8(FP), DX
+	MOVQ       b+40(FP), R8
+	MOVQ       CX, BX
+	CMPQ       acc+72(FP), $0x00
+	JE         zero
+	MOVQ       R10, R14
+	VMOVUPD    (R14), Y0
+	VMOVDQU    (R13), Y1
+	VMASKMOVPD 32(R14), Y1, Y1
+	ADDQ       R11, R14
+	VMOVUPD    (R14), Y2
+	VMOVDQU    (R13), Y3
+	VMASKMOVPD 32(R14), Y3, Y3
+	ADDQ       R11, R14
+	VMOVUPD    (R14), Y4
+	VMOVDQU    (R13), Y5
+	VMASKMOVPD 32(R14), Y5, Y5
+	ADDQ       R11, R14
+	VMOVUPD    (R14), Y6
+	VMOVDQU    (R13), Y7
+	VMASKMOVPD 32(R14), Y7, Y7
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Y8
+	VMOVDQU      (R13), Y9
+	VMASKMOVPD   32(R8), Y9, Y9
+	VBROADCASTSD (BX), Y10
+	VFMADD231PD  Y8, Y10, Y0
+	VFMADD231PD  Y9, Y10, Y1
+	VBROADCASTSD (BX)(SI*1), Y10
+	VFMADD231PD  Y8, Y10, Y2
+	VFMADD231PD  Y9, Y10, Y3
+	VBROADCASTSD (BX)(SI*2), Y10
+	VFMADD231PD  Y8, Y10, Y4
+	VFMADD231PD  Y9, Y10, Y5
+	VBROADCASTSD (BX)(R12*1), Y10
+	VFMADD231PD  Y8, Y10, Y6
+	VFMADD231PD  Y9, Y10, Y7
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R13), Y8
+	VMOVUPD    Y0, (R10)
+	VMASKMOVPD Y1, Y8, 32(R10)
+	ADDQ       R11, R10
+	VMOVUPD    Y2, (R10)
+	VMASKMOVPD Y3, Y8, 32(R10)
+	ADDQ       R11, R10
+	VMOVUPD    Y4, (R10)
+	VMASKMOVPD Y5, Y8, 32(R10)
+	ADDQ       R11, R10
+	VMOVUPD    Y6, (R10)
+	VMASKMOVPD Y7, Y8, 32(R10)
+	ADDQ       R11, R10
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	DECQ       AX
+	JNZ        tile
+	VZEROUPPER
+	RET
+
+// func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Loop4x3(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R13
+	VMOVUPD (R13), Y0
+	VMOVUPD 32(R13), Y1
+	VMOVUPD 64(R13), Y2
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y3
+	VMOVUPD 32(R13), Y4
+	VMOVUPD 64(R13), Y5
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y6
+	VMOVUPD 32(R13), Y7
+	VMOVUPD 64(R13), Y8
+	ADDQ    R11, R13
+	VMOVUPD (R13), Y9
+	VMOVUPD 32(R13), Y10
+	VMOVUPD 64(R13), Y11
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Y12
+	VMOVUPD      32(R8), Y13
+	VMOVUPD      64(R8), Y14
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VFMADD231PD  Y14, Y15, Y2
+	VBROADCASTSD (BX)(SI*1), Y15
+	VFMADD231PD  Y12, Y15, Y3
+	VFMADD231PD  Y13, Y15, Y4
+	VFMADD231PD  Y14, Y15, Y5
+	VBROADCASTSD (BX)(SI*2), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VFMADD231PD  Y14, Y15, Y8
+	VBROADCASTSD (BX)(R12*1), Y15
+	VFMADD231PD  Y12, Y15, Y9
+	VFMADD231PD  Y13, Y15, Y10
+	VFMADD231PD  Y14, Y15, Y11
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R10)
+	VMOVUPD Y1, 32(R10)
+	VMOVUPD Y2, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Y3, (R10)
+	VMOVUPD Y4, 32(R10)
+	VMOVUPD Y5, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Y6, (R10)
+	VMOVUPD Y7, 32(R10)
+	VMOVUPD Y8, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Y9, (R10)
+	VMOVUPD Y10, 32(R10)
+	VMOVUPD Y11, 64(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Loop4x3Masked(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	MOVQ mask+80(FP), R13
+
+tile:
+	MOVQ       k+8(FP), DX
+	MOVQ       b+40(FP), R8
+	MOVQ       CX, BX
+	CMPQ       acc+72(FP), $0x00
+	JE         zero
+	MOVQ       R10, R14
+	VMOVUPD    (R14), Y0
+	VMOVUPD    32(R14), Y1
+	VMOVDQU    (R13), Y2
+	VMASKMOVPD 64(R14), Y2, Y2
+	ADDQ       R11, R14
+	VMOVUPD    (R14), Y3
+	VMOVUPD    32(R14), Y4
+	VMOVDQU    (R13), Y5
+	VMASKMOVPD 64(R14), Y5, Y5
+	ADDQ       R11, R14
+	VMOVUPD    (R14), Y6
+	VMOVUPD    32(R14), Y7
+	VMOVDQU    (R13), Y8
+	VMASKMOVPD 64(R14), Y8, Y8
+	ADDQ       R11, R14
+	VMOVUPD    (R14), Y9
+	VMOVUPD    32(R14), Y10
+	VMOVDQU    (R13), Y11
+	VMASKMOVPD 64(R14), Y11, Y11
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Y12
+	VMOVUPD      32(R8), Y13
+	VMOVDQU      (R13), Y14
+	VMASKMOVPD   64(R8), Y14, Y14
+	VBROADCASTSD (BX), Y15
+	VFMADD231PD  Y12, Y15, Y0
+	VFMADD231PD  Y13, Y15, Y1
+	VFMADD231PD  Y14, Y15, Y2
+	VBROADCASTSD (BX)(SI*1), Y15
+	VFMADD231PD  Y12, Y15, Y3
+	VFMADD231PD  Y13, Y15, Y4
+	VFMADD231PD  Y14, Y15, Y5
+	VBROADCASTSD (BX)(SI*2), Y15
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VFMADD231PD  Y14, Y15, Y8
+	VBROADCASTSD (BX)(R12*1), Y15
+	VFMADD231PD  Y12, Y15, Y9
+	VFMADD231PD  Y13, Y15, Y10
+	VFMADD231PD  Y14, Y15, Y11
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R13), Y12
+	VMOVUPD    Y0, (R10)
+	VMOVUPD    Y1, 32(R10)
+	VMASKMOVPD Y2, Y12, 64(R10)
+	ADDQ       R11, R10
+	VMOVUPD    Y3, (R10)
+	VMOVUPD    Y4, 32(R10)
+	VMASKMOVPD Y5, Y12, 64(R10)
+	ADDQ       R11, R10
+	VMOVUPD    Y6, (R10)
+	VMOVUPD    Y7, 32(R10)
+	VMASKMOVPD Y8, Y12, 64(R10)
+	ADDQ       R11, R10
+	VMOVUPD    Y9, (R10)
+	VMOVUPD    Y10, 32(R10)
+	VMASKMOVPD Y11, Y12, 64(R10)
+	ADDQ       R11, R10
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	DECQ       AX
+	JNZ        tile
 	VZEROUPPER
 	RET
 
@@ -1756,9 +2305,8 @@ TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	JMP     start
@@ -1801,9 +2349,8 @@ TEXT ·avx512Tile1x1Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R8
 	MOVQ      mask+72(FP), R8
 	KMOVW     R8, K1
-	MOVQ      acc+64(FP), R8
-	TESTQ     R8, R8
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      DI, R8
 	VMOVUPD.Z (R8), K1, Z0
 	JMP       start
@@ -1844,9 +2391,8 @@ TEXT ·avx512Tile2x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	ADDQ    R9, R10
@@ -1896,9 +2442,8 @@ TEXT ·avx512Tile2x1Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD.Z (R10), K1, Z0
 	ADDQ      R9, R10
@@ -1946,9 +2491,8 @@ TEXT ·avx512Tile3x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	ADDQ    R9, R10
@@ -2005,9 +2549,8 @@ TEXT ·avx512Tile3x1Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD.Z (R10), K1, Z0
 	ADDQ      R9, R10
@@ -2063,9 +2606,8 @@ TEXT ·avx512Tile4x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	ADDQ    R9, R11
@@ -2130,9 +2672,8 @@ TEXT ·avx512Tile4x1Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD.Z (R11), K1, Z0
 	ADDQ      R9, R11
@@ -2195,9 +2736,8 @@ TEXT ·avx512Tile5x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	ADDQ    R9, R11
@@ -2269,9 +2809,8 @@ TEXT ·avx512Tile5x1Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD.Z (R11), K1, Z0
 	ADDQ      R9, R11
@@ -2342,9 +2881,8 @@ TEXT ·avx512Tile6x1(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	ADDQ    R9, R12
@@ -2424,9 +2962,8 @@ TEXT ·avx512Tile6x1Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD.Z (R12), K1, Z0
 	ADDQ      R9, R12
@@ -2504,9 +3041,8 @@ TEXT ·avx512Tile7x1(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	ADDQ    R9, R12
@@ -2593,9 +3129,8 @@ TEXT ·avx512Tile7x1Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD.Z (R12), K1, Z0
 	ADDQ      R9, R12
@@ -2681,9 +3216,8 @@ TEXT ·avx512Tile8x1(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	MOVQ    acc+64(FP), R13
-	TESTQ   R13, R13
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Z0
 	ADDQ    R9, R13
@@ -2778,9 +3312,8 @@ TEXT ·avx512Tile8x1Masked(SB), NOSPLIT, $0-80
 	LEAQ      (R10)(DX*4), R12
 	MOVQ      mask+72(FP), R13
 	KMOVW     R13, K1
-	MOVQ      acc+64(FP), R13
-	TESTQ     R13, R13
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R13
 	VMOVUPD.Z (R13), K1, Z0
 	ADDQ      R9, R13
@@ -2870,9 +3403,8 @@ TEXT ·avx512Tile1x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	VMOVUPD 64(R8), Z1
@@ -2920,9 +3452,8 @@ TEXT ·avx512Tile1x2Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R8
 	MOVQ      mask+72(FP), R8
 	KMOVW     R8, K1
-	MOVQ      acc+64(FP), R8
-	TESTQ     R8, R8
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      DI, R8
 	VMOVUPD   (R8), Z0
 	VMOVUPD.Z 64(R8), K1, Z1
@@ -2968,9 +3499,8 @@ TEXT ·avx512Tile2x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -3029,9 +3559,8 @@ TEXT ·avx512Tile2x2Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD.Z 64(R10), K1, Z1
@@ -3088,9 +3617,8 @@ TEXT ·avx512Tile3x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -3160,9 +3688,8 @@ TEXT ·avx512Tile3x2Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD.Z 64(R10), K1, Z1
@@ -3231,9 +3758,8 @@ TEXT ·avx512Tile4x2(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -3315,9 +3841,8 @@ TEXT ·avx512Tile4x2Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD.Z 64(R11), K1, Z1
@@ -3397,9 +3922,8 @@ TEXT ·avx512Tile5x2(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -3492,9 +4016,8 @@ TEXT ·avx512Tile5x2Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD.Z 64(R11), K1, Z1
@@ -3586,9 +4109,8 @@ TEXT ·avx512Tile6x2(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -3693,9 +4215,8 @@ TEXT ·avx512Tile6x2Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD.Z 64(R12), K1, Z1
@@ -3798,9 +4319,8 @@ TEXT ·avx512Tile7x2(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -3916,9 +4436,8 @@ TEXT ·avx512Tile7x2Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD.Z 64(R12), K1, Z1
@@ -4033,9 +4552,8 @@ TEXT ·avx512Tile8x2(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	MOVQ    acc+64(FP), R13
-	TESTQ   R13, R13
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Z0
 	VMOVUPD 64(R13), Z1
@@ -4163,9 +4681,8 @@ TEXT ·avx512Tile8x2Masked(SB), NOSPLIT, $0-80
 	LEAQ      (R10)(DX*4), R12
 	MOVQ      mask+72(FP), R13
 	KMOVW     R13, K1
-	MOVQ      acc+64(FP), R13
-	TESTQ     R13, R13
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R13
 	VMOVUPD   (R13), Z0
 	VMOVUPD.Z 64(R13), K1, Z1
@@ -4288,9 +4805,8 @@ TEXT ·avx512Tile1x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	VMOVUPD 64(R8), Z1
@@ -4343,9 +4859,8 @@ TEXT ·avx512Tile1x3Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R8
 	MOVQ      mask+72(FP), R8
 	KMOVW     R8, K1
-	MOVQ      acc+64(FP), R8
-	TESTQ     R8, R8
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      DI, R8
 	VMOVUPD   (R8), Z0
 	VMOVUPD   64(R8), Z1
@@ -4396,9 +4911,8 @@ TEXT ·avx512Tile2x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -4466,9 +4980,8 @@ TEXT ·avx512Tile2x3Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -4534,9 +5047,8 @@ TEXT ·avx512Tile3x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -4619,9 +5131,8 @@ TEXT ·avx512Tile3x3Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -4703,9 +5214,8 @@ TEXT ·avx512Tile4x3(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -4804,9 +5314,8 @@ TEXT ·avx512Tile4x3Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -4903,9 +5412,8 @@ TEXT ·avx512Tile5x3(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -5019,9 +5527,8 @@ TEXT ·avx512Tile5x3Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -5134,9 +5641,8 @@ TEXT ·avx512Tile6x3(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -5266,9 +5772,8 @@ TEXT ·avx512Tile6x3Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD   64(R12), Z1
@@ -5396,9 +5901,8 @@ TEXT ·avx512Tile7x3(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -5543,9 +6047,8 @@ TEXT ·avx512Tile7x3Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD   64(R12), Z1
@@ -5689,9 +6192,8 @@ TEXT ·avx512Tile8x3(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	MOVQ    acc+64(FP), R13
-	TESTQ   R13, R13
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Z0
 	VMOVUPD 64(R13), Z1
@@ -5852,9 +6354,8 @@ TEXT ·avx512Tile8x3Masked(SB), NOSPLIT, $0-80
 	LEAQ      (R10)(DX*4), R12
 	MOVQ      mask+72(FP), R13
 	KMOVW     R13, K1
-	MOVQ      acc+64(FP), R13
-	TESTQ     R13, R13
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R13
 	VMOVUPD   (R13), Z0
 	VMOVUPD   64(R13), Z1
@@ -6010,9 +6511,8 @@ TEXT ·avx512Tile1x4(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	MOVQ    acc+64(FP), R8
-	TESTQ   R8, R8
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	VMOVUPD 64(R8), Z1
@@ -6070,9 +6570,8 @@ TEXT ·avx512Tile1x4Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R8
 	MOVQ      mask+72(FP), R8
 	KMOVW     R8, K1
-	MOVQ      acc+64(FP), R8
-	TESTQ     R8, R8
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      DI, R8
 	VMOVUPD   (R8), Z0
 	VMOVUPD   64(R8), Z1
@@ -6128,9 +6627,8 @@ TEXT ·avx512Tile2x4(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -6207,9 +6705,8 @@ TEXT ·avx512Tile2x4Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -6284,9 +6781,8 @@ TEXT ·avx512Tile3x4(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	MOVQ    acc+64(FP), R10
-	TESTQ   R10, R10
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -6382,9 +6878,8 @@ TEXT ·avx512Tile3x4Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	MOVQ      mask+72(FP), R10
 	KMOVW     R10, K1
-	MOVQ      acc+64(FP), R10
-	TESTQ     R10, R10
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -6479,9 +6974,8 @@ TEXT ·avx512Tile4x4(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -6597,9 +7091,8 @@ TEXT ·avx512Tile4x4Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -6713,9 +7206,8 @@ TEXT ·avx512Tile5x4(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	MOVQ    acc+64(FP), R11
-	TESTQ   R11, R11
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -6850,9 +7342,8 @@ TEXT ·avx512Tile5x4Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	MOVQ      mask+72(FP), R11
 	KMOVW     R11, K1
-	MOVQ      acc+64(FP), R11
-	TESTQ     R11, R11
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -6986,9 +7477,8 @@ TEXT ·avx512Tile6x4(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	MOVQ    acc+64(FP), R12
-	TESTQ   R12, R12
-	JZ      zero
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -7143,9 +7633,8 @@ TEXT ·avx512Tile6x4Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*4), R11
 	MOVQ      mask+72(FP), R12
 	KMOVW     R12, K1
-	MOVQ      acc+64(FP), R12
-	TESTQ     R12, R12
-	JZ        zero
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD   64(R12), Z1
@@ -7278,6 +7767,1200 @@ store:
 	VMOVUPD Z21, 64(R8)
 	VMOVUPD Z22, 128(R8)
 	VMOVUPD Z23, K1, 192(R8)
+	VZEROUPPER
+	RET
+
+// func avx512Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop8x1(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	LEAQ (SI)(SI*4), R13
+	LEAQ (R12)(SI*4), R14
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R15
+	VMOVUPD (R15), Z0
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z1
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z2
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z3
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z4
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z5
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z6
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z7
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z8
+	VBROADCASTSD (BX), Z9
+	VFMADD231PD  Z8, Z9, Z0
+	VBROADCASTSD (BX)(SI*1), Z9
+	VFMADD231PD  Z8, Z9, Z1
+	VBROADCASTSD (BX)(SI*2), Z9
+	VFMADD231PD  Z8, Z9, Z2
+	VBROADCASTSD (BX)(R12*1), Z9
+	VFMADD231PD  Z8, Z9, Z3
+	VBROADCASTSD (BX)(SI*4), Z9
+	VFMADD231PD  Z8, Z9, Z4
+	VBROADCASTSD (BX)(R13*1), Z9
+	VFMADD231PD  Z8, Z9, Z5
+	VBROADCASTSD (BX)(R12*2), Z9
+	VFMADD231PD  Z8, Z9, Z6
+	VBROADCASTSD (BX)(R14*1), Z9
+	VFMADD231PD  Z8, Z9, Z7
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z2, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z3, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z4, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z5, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z6, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z7, (R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop8x1Masked(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  aks+32(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	LEAQ  (SI)(SI*2), R12
+	LEAQ  (SI)(SI*4), R13
+	LEAQ  (R12)(SI*4), R14
+	MOVQ  mask+80(FP), DX
+	KMOVW DX, K1
+
+tile:
+	MOVQ      k+8(FP), DX
+	MOVQ      b+40(FP), R8
+	MOVQ      CX, BX
+	CMPQ      acc+72(FP), $0x00
+	JE        zero
+	MOVQ      R10, R15
+	VMOVUPD.Z (R15), K1, Z0
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z1
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z2
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z3
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z4
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z5
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z6
+	ADDQ      R11, R15
+	VMOVUPD.Z (R15), K1, Z7
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD.Z    (R8), K1, Z8
+	VBROADCASTSD (BX), Z9
+	VFMADD231PD  Z8, Z9, Z0
+	VBROADCASTSD (BX)(SI*1), Z9
+	VFMADD231PD  Z8, Z9, Z1
+	VBROADCASTSD (BX)(SI*2), Z9
+	VFMADD231PD  Z8, Z9, Z2
+	VBROADCASTSD (BX)(R12*1), Z9
+	VFMADD231PD  Z8, Z9, Z3
+	VBROADCASTSD (BX)(SI*4), Z9
+	VFMADD231PD  Z8, Z9, Z4
+	VBROADCASTSD (BX)(R13*1), Z9
+	VFMADD231PD  Z8, Z9, Z5
+	VBROADCASTSD (BX)(R12*2), Z9
+	VFMADD231PD  Z8, Z9, Z6
+	VBROADCASTSD (BX)(R14*1), Z9
+	VFMADD231PD  Z8, Z9, Z7
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z1, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z2, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z3, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z4, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z5, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z6, K1, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Z7, K1, (R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop8x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop8x2(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	LEAQ (SI)(SI*4), R13
+	LEAQ (R12)(SI*4), R14
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R15
+	VMOVUPD (R15), Z0
+	VMOVUPD 64(R15), Z1
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z2
+	VMOVUPD 64(R15), Z3
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z4
+	VMOVUPD 64(R15), Z5
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z6
+	VMOVUPD 64(R15), Z7
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z8
+	VMOVUPD 64(R15), Z9
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z10
+	VMOVUPD 64(R15), Z11
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z12
+	VMOVUPD 64(R15), Z13
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z14
+	VMOVUPD 64(R15), Z15
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z16
+	VMOVUPD      64(R8), Z17
+	VBROADCASTSD (BX), Z18
+	VFMADD231PD  Z16, Z18, Z0
+	VFMADD231PD  Z17, Z18, Z1
+	VBROADCASTSD (BX)(SI*1), Z18
+	VFMADD231PD  Z16, Z18, Z2
+	VFMADD231PD  Z17, Z18, Z3
+	VBROADCASTSD (BX)(SI*2), Z18
+	VFMADD231PD  Z16, Z18, Z4
+	VFMADD231PD  Z17, Z18, Z5
+	VBROADCASTSD (BX)(R12*1), Z18
+	VFMADD231PD  Z16, Z18, Z6
+	VFMADD231PD  Z17, Z18, Z7
+	VBROADCASTSD (BX)(SI*4), Z18
+	VFMADD231PD  Z16, Z18, Z8
+	VFMADD231PD  Z17, Z18, Z9
+	VBROADCASTSD (BX)(R13*1), Z18
+	VFMADD231PD  Z16, Z18, Z10
+	VFMADD231PD  Z17, Z18, Z11
+	VBROADCASTSD (BX)(R12*2), Z18
+	VFMADD231PD  Z16, Z18, Z12
+	VFMADD231PD  Z17, Z18, Z13
+	VBROADCASTSD (BX)(R14*1), Z18
+	VFMADD231PD  Z16, Z18, Z14
+	VFMADD231PD  Z17, Z18, Z15
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z2, (R10)
+	VMOVUPD Z3, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z4, (R10)
+	VMOVUPD Z5, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z6, (R10)
+	VMOVUPD Z7, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z8, (R10)
+	VMOVUPD Z9, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z10, (R10)
+	VMOVUPD Z11, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z12, (R10)
+	VMOVUPD Z13, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z14, (R10)
+	VMOVUPD Z15, 64(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop8x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop8x2Masked(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  aks+32(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	LEAQ  (SI)(SI*2), R12
+	LEAQ  (SI)(SI*4), R13
+	LEAQ  (R12)(SI*4), R14
+	MOVQ  mask+80(FP), DX
+	KMOVW DX, K1
+
+tile:
+	MOVQ      k+8(FP), DX
+	MOVQ      b+40(FP), R8
+	MOVQ      CX, BX
+	CMPQ      acc+72(FP), $0x00
+	JE        zero
+	MOVQ      R10, R15
+	VMOVUPD   (R15), Z0
+	VMOVUPD.Z 64(R15), K1, Z1
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z2
+	VMOVUPD.Z 64(R15), K1, Z3
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z4
+	VMOVUPD.Z 64(R15), K1, Z5
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z6
+	VMOVUPD.Z 64(R15), K1, Z7
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z8
+	VMOVUPD.Z 64(R15), K1, Z9
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z10
+	VMOVUPD.Z 64(R15), K1, Z11
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z12
+	VMOVUPD.Z 64(R15), K1, Z13
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z14
+	VMOVUPD.Z 64(R15), K1, Z15
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z16
+	VMOVUPD.Z    64(R8), K1, Z17
+	VBROADCASTSD (BX), Z18
+	VFMADD231PD  Z16, Z18, Z0
+	VFMADD231PD  Z17, Z18, Z1
+	VBROADCASTSD (BX)(SI*1), Z18
+	VFMADD231PD  Z16, Z18, Z2
+	VFMADD231PD  Z17, Z18, Z3
+	VBROADCASTSD (BX)(SI*2), Z18
+	VFMADD231PD  Z16, Z18, Z4
+	VFMADD231PD  Z17, Z18, Z5
+	VBROADCASTSD (BX)(R12*1), Z18
+	VFMADD231PD  Z16, Z18, Z6
+	VFMADD231PD  Z17, Z18, Z7
+	VBROADCASTSD (BX)(SI*4), Z18
+	VFMADD231PD  Z16, Z18, Z8
+	VFMADD231PD  Z17, Z18, Z9
+	VBROADCASTSD (BX)(R13*1), Z18
+	VFMADD231PD  Z16, Z18, Z10
+	VFMADD231PD  Z17, Z18, Z11
+	VBROADCASTSD (BX)(R12*2), Z18
+	VFMADD231PD  Z16, Z18, Z12
+	VFMADD231PD  Z17, Z18, Z13
+	VBROADCASTSD (BX)(R14*1), Z18
+	VFMADD231PD  Z16, Z18, Z14
+	VFMADD231PD  Z17, Z18, Z15
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z2, (R10)
+	VMOVUPD Z3, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z4, (R10)
+	VMOVUPD Z5, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z6, (R10)
+	VMOVUPD Z7, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z8, (R10)
+	VMOVUPD Z9, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z10, (R10)
+	VMOVUPD Z11, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z12, (R10)
+	VMOVUPD Z13, K1, 64(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z14, (R10)
+	VMOVUPD Z15, K1, 64(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop8x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop8x3(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	LEAQ (SI)(SI*4), R13
+	LEAQ (R12)(SI*4), R14
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R15
+	VMOVUPD (R15), Z0
+	VMOVUPD 64(R15), Z1
+	VMOVUPD 128(R15), Z2
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z3
+	VMOVUPD 64(R15), Z4
+	VMOVUPD 128(R15), Z5
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z6
+	VMOVUPD 64(R15), Z7
+	VMOVUPD 128(R15), Z8
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z9
+	VMOVUPD 64(R15), Z10
+	VMOVUPD 128(R15), Z11
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z12
+	VMOVUPD 64(R15), Z13
+	VMOVUPD 128(R15), Z14
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z15
+	VMOVUPD 64(R15), Z16
+	VMOVUPD 128(R15), Z17
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z18
+	VMOVUPD 64(R15), Z19
+	VMOVUPD 128(R15), Z20
+	ADDQ    R11, R15
+	VMOVUPD (R15), Z21
+	VMOVUPD 64(R15), Z22
+	VMOVUPD 128(R15), Z23
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z24
+	VMOVUPD      64(R8), Z25
+	VMOVUPD      128(R8), Z26
+	VBROADCASTSD (BX), Z27
+	VFMADD231PD  Z24, Z27, Z0
+	VFMADD231PD  Z25, Z27, Z1
+	VFMADD231PD  Z26, Z27, Z2
+	VBROADCASTSD (BX)(SI*1), Z27
+	VFMADD231PD  Z24, Z27, Z3
+	VFMADD231PD  Z25, Z27, Z4
+	VFMADD231PD  Z26, Z27, Z5
+	VBROADCASTSD (BX)(SI*2), Z27
+	VFMADD231PD  Z24, Z27, Z6
+	VFMADD231PD  Z25, Z27, Z7
+	VFMADD231PD  Z26, Z27, Z8
+	VBROADCASTSD (BX)(R12*1), Z27
+	VFMADD231PD  Z24, Z27, Z9
+	VFMADD231PD  Z25, Z27, Z10
+	VFMADD231PD  Z26, Z27, Z11
+	VBROADCASTSD (BX)(SI*4), Z27
+	VFMADD231PD  Z24, Z27, Z12
+	VFMADD231PD  Z25, Z27, Z13
+	VFMADD231PD  Z26, Z27, Z14
+	VBROADCASTSD (BX)(R13*1), Z27
+	VFMADD231PD  Z24, Z27, Z15
+	VFMADD231PD  Z25, Z27, Z16
+	VFMADD231PD  Z26, Z27, Z17
+	VBROADCASTSD (BX)(R12*2), Z27
+	VFMADD231PD  Z24, Z27, Z18
+	VFMADD231PD  Z25, Z27, Z19
+	VFMADD231PD  Z26, Z27, Z20
+	VBROADCASTSD (BX)(R14*1), Z27
+	VFMADD231PD  Z24, Z27, Z21
+	VFMADD231PD  Z25, Z27, Z22
+	VFMADD231PD  Z26, Z27, Z23
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z3, (R10)
+	VMOVUPD Z4, 64(R10)
+	VMOVUPD Z5, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z6, (R10)
+	VMOVUPD Z7, 64(R10)
+	VMOVUPD Z8, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z9, (R10)
+	VMOVUPD Z10, 64(R10)
+	VMOVUPD Z11, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z12, (R10)
+	VMOVUPD Z13, 64(R10)
+	VMOVUPD Z14, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z15, (R10)
+	VMOVUPD Z16, 64(R10)
+	VMOVUPD Z17, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z18, (R10)
+	VMOVUPD Z19, 64(R10)
+	VMOVUPD Z20, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z21, (R10)
+	VMOVUPD Z22, 64(R10)
+	VMOVUPD Z23, 128(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop8x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop8x3Masked(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  aks+32(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	LEAQ  (SI)(SI*2), R12
+	LEAQ  (SI)(SI*4), R13
+	LEAQ  (R12)(SI*4), R14
+	MOVQ  mask+80(FP), DX
+	KMOVW DX, K1
+
+tile:
+	MOVQ      k+8(FP), DX
+	MOVQ      b+40(FP), R8
+	MOVQ      CX, BX
+	CMPQ      acc+72(FP), $0x00
+	JE        zero
+	MOVQ      R10, R15
+	VMOVUPD   (R15), Z0
+	VMOVUPD   64(R15), Z1
+	VMOVUPD.Z 128(R15), K1, Z2
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z3
+	VMOVUPD   64(R15), Z4
+	VMOVUPD.Z 128(R15), K1, Z5
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z6
+	VMOVUPD   64(R15), Z7
+	VMOVUPD.Z 128(R15), K1, Z8
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z9
+	VMOVUPD   64(R15), Z10
+	VMOVUPD.Z 128(R15), K1, Z11
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z12
+	VMOVUPD   64(R15), Z13
+	VMOVUPD.Z 128(R15), K1, Z14
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z15
+	VMOVUPD   64(R15), Z16
+	VMOVUPD.Z 128(R15), K1, Z17
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z18
+	VMOVUPD   64(R15), Z19
+	VMOVUPD.Z 128(R15), K1, Z20
+	ADDQ      R11, R15
+	VMOVUPD   (R15), Z21
+	VMOVUPD   64(R15), Z22
+	VMOVUPD.Z 128(R15), K1, Z23
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z24
+	VMOVUPD      64(R8), Z25
+	VMOVUPD.Z    128(R8), K1, Z26
+	VBROADCASTSD (BX), Z27
+	VFMADD231PD  Z24, Z27, Z0
+	VFMADD231PD  Z25, Z27, Z1
+	VFMADD231PD  Z26, Z27, Z2
+	VBROADCASTSD (BX)(SI*1), Z27
+	VFMADD231PD  Z24, Z27, Z3
+	VFMADD231PD  Z25, Z27, Z4
+	VFMADD231PD  Z26, Z27, Z5
+	VBROADCASTSD (BX)(SI*2), Z27
+	VFMADD231PD  Z24, Z27, Z6
+	VFMADD231PD  Z25, Z27, Z7
+	VFMADD231PD  Z26, Z27, Z8
+	VBROADCASTSD (BX)(R12*1), Z27
+	VFMADD231PD  Z24, Z27, Z9
+	VFMADD231PD  Z25, Z27, Z10
+	VFMADD231PD  Z26, Z27, Z11
+	VBROADCASTSD (BX)(SI*4), Z27
+	VFMADD231PD  Z24, Z27, Z12
+	VFMADD231PD  Z25, Z27, Z13
+	VFMADD231PD  Z26, Z27, Z14
+	VBROADCASTSD (BX)(R13*1), Z27
+	VFMADD231PD  Z24, Z27, Z15
+	VFMADD231PD  Z25, Z27, Z16
+	VFMADD231PD  Z26, Z27, Z17
+	VBROADCASTSD (BX)(R12*2), Z27
+	VFMADD231PD  Z24, Z27, Z18
+	VFMADD231PD  Z25, Z27, Z19
+	VFMADD231PD  Z26, Z27, Z20
+	VBROADCASTSD (BX)(R14*1), Z27
+	VFMADD231PD  Z24, Z27, Z21
+	VFMADD231PD  Z25, Z27, Z22
+	VFMADD231PD  Z26, Z27, Z23
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z3, (R10)
+	VMOVUPD Z4, 64(R10)
+	VMOVUPD Z5, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z6, (R10)
+	VMOVUPD Z7, 64(R10)
+	VMOVUPD Z8, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z9, (R10)
+	VMOVUPD Z10, 64(R10)
+	VMOVUPD Z11, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z12, (R10)
+	VMOVUPD Z13, 64(R10)
+	VMOVUPD Z14, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z15, (R10)
+	VMOVUPD Z16, 64(R10)
+	VMOVUPD Z17, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z18, (R10)
+	VMOVUPD Z19, 64(R10)
+	VMOVUPD Z20, K1, 128(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z21, (R10)
+	VMOVUPD Z22, 64(R10)
+	VMOVUPD Z23, K1, 128(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop6x4(SB), NOSPLIT, $0-88
+	MOVQ mt+0(FP), AX
+	MOVQ a+16(FP), CX
+	MOVQ ars+24(FP), SI
+	SHLQ $0x03, SI
+	MOVQ aks+32(FP), DI
+	SHLQ $0x03, DI
+	MOVQ bks+48(FP), R9
+	SHLQ $0x03, R9
+	MOVQ c+56(FP), R10
+	MOVQ ldc+64(FP), R11
+	SHLQ $0x03, R11
+	LEAQ (SI)(SI*2), R12
+	LEAQ (SI)(SI*4), R13
+
+tile:
+	MOVQ    k+8(FP), DX
+	MOVQ    b+40(FP), R8
+	MOVQ    CX, BX
+	CMPQ    acc+72(FP), $0x00
+	JE      zero
+	MOVQ    R10, R14
+	VMOVUPD (R14), Z0
+	VMOVUPD 64(R14), Z1
+	VMOVUPD 128(R14), Z2
+	VMOVUPD 192(R14), Z3
+	ADDQ    R11, R14
+	VMOVUPD (R14), Z4
+	VMOVUPD 64(R14), Z5
+	VMOVUPD 128(R14), Z6
+	VMOVUPD 192(R14), Z7
+	ADDQ    R11, R14
+	VMOVUPD (R14), Z8
+	VMOVUPD 64(R14), Z9
+	VMOVUPD 128(R14), Z10
+	VMOVUPD 192(R14), Z11
+	ADDQ    R11, R14
+	VMOVUPD (R14), Z12
+	VMOVUPD 64(R14), Z13
+	VMOVUPD 128(R14), Z14
+	VMOVUPD 192(R14), Z15
+	ADDQ    R11, R14
+	VMOVUPD (R14), Z16
+	VMOVUPD 64(R14), Z17
+	VMOVUPD 128(R14), Z18
+	VMOVUPD 192(R14), Z19
+	ADDQ    R11, R14
+	VMOVUPD (R14), Z20
+	VMOVUPD 64(R14), Z21
+	VMOVUPD 128(R14), Z22
+	VMOVUPD 192(R14), Z23
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z24
+	VMOVUPD      64(R8), Z25
+	VMOVUPD      128(R8), Z26
+	VMOVUPD      192(R8), Z27
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (BX)(SI*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VFMADD231PD  Z27, Z28, Z7
+	VBROADCASTSD (BX)(SI*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	VBROADCASTSD (BX)(R12*1), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	VBROADCASTSD (BX)(SI*4), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	VFMADD231PD  Z27, Z28, Z19
+	VBROADCASTSD (BX)(R13*1), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	VFMADD231PD  Z25, Z28, Z21
+	VFMADD231PD  Z26, Z28, Z22
+	VFMADD231PD  Z27, Z28, Z23
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	VMOVUPD Z3, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z4, (R10)
+	VMOVUPD Z5, 64(R10)
+	VMOVUPD Z6, 128(R10)
+	VMOVUPD Z7, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z8, (R10)
+	VMOVUPD Z9, 64(R10)
+	VMOVUPD Z10, 128(R10)
+	VMOVUPD Z11, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z12, (R10)
+	VMOVUPD Z13, 64(R10)
+	VMOVUPD Z14, 128(R10)
+	VMOVUPD Z15, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z16, (R10)
+	VMOVUPD Z17, 64(R10)
+	VMOVUPD Z18, 128(R10)
+	VMOVUPD Z19, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z20, (R10)
+	VMOVUPD Z21, 64(R10)
+	VMOVUPD Z22, 128(R10)
+	VMOVUPD Z23, 192(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop6x4Masked(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  aks+32(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	LEAQ  (SI)(SI*2), R12
+	LEAQ  (SI)(SI*4), R13
+	MOVQ  mask+80(FP), DX
+	KMOVW DX, K1
+
+tile:
+	MOVQ      k+8(FP), DX
+	MOVQ      b+40(FP), R8
+	MOVQ      CX, BX
+	CMPQ      acc+72(FP), $0x00
+	JE        zero
+	MOVQ      R10, R14
+	VMOVUPD   (R14), Z0
+	VMOVUPD   64(R14), Z1
+	VMOVUPD   128(R14), Z2
+	VMOVUPD.Z 192(R14), K1, Z3
+	ADDQ      R11, R14
+	VMOVUPD   (R14), Z4
+	VMOVUPD   64(R14), Z5
+	VMOVUPD   128(R14), Z6
+	VMOVUPD.Z 192(R14), K1, Z7
+	ADDQ      R11, R14
+	VMOVUPD   (R14), Z8
+	VMOVUPD   64(R14), Z9
+	VMOVUPD   128(R14), Z10
+	VMOVUPD.Z 192(R14), K1, Z11
+	ADDQ      R11, R14
+	VMOVUPD   (R14), Z12
+	VMOVUPD   64(R14), Z13
+	VMOVUPD   128(R14), Z14
+	VMOVUPD.Z 192(R14), K1, Z15
+	ADDQ      R11, R14
+	VMOVUPD   (R14), Z16
+	VMOVUPD   64(R14), Z17
+	VMOVUPD   128(R14), Z18
+	VMOVUPD.Z 192(R14), K1, Z19
+	ADDQ      R11, R14
+	VMOVUPD   (R14), Z20
+	VMOVUPD   64(R14), Z21
+	VMOVUPD   128(R14), Z22
+	VMOVUPD.Z 192(R14), K1, Z23
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD      (R8), Z24
+	VMOVUPD      64(R8), Z25
+	VMOVUPD      128(R8), Z26
+	VMOVUPD.Z    192(R8), K1, Z27
+	VBROADCASTSD (BX), Z28
+	VFMADD231PD  Z24, Z28, Z0
+	VFMADD231PD  Z25, Z28, Z1
+	VFMADD231PD  Z26, Z28, Z2
+	VFMADD231PD  Z27, Z28, Z3
+	VBROADCASTSD (BX)(SI*1), Z28
+	VFMADD231PD  Z24, Z28, Z4
+	VFMADD231PD  Z25, Z28, Z5
+	VFMADD231PD  Z26, Z28, Z6
+	VFMADD231PD  Z27, Z28, Z7
+	VBROADCASTSD (BX)(SI*2), Z28
+	VFMADD231PD  Z24, Z28, Z8
+	VFMADD231PD  Z25, Z28, Z9
+	VFMADD231PD  Z26, Z28, Z10
+	VFMADD231PD  Z27, Z28, Z11
+	VBROADCASTSD (BX)(R12*1), Z28
+	VFMADD231PD  Z24, Z28, Z12
+	VFMADD231PD  Z25, Z28, Z13
+	VFMADD231PD  Z26, Z28, Z14
+	VFMADD231PD  Z27, Z28, Z15
+	VBROADCASTSD (BX)(SI*4), Z28
+	VFMADD231PD  Z24, Z28, Z16
+	VFMADD231PD  Z25, Z28, Z17
+	VFMADD231PD  Z26, Z28, Z18
+	VFMADD231PD  Z27, Z28, Z19
+	VBROADCASTSD (BX)(R13*1), Z28
+	VFMADD231PD  Z24, Z28, Z20
+	VFMADD231PD  Z25, Z28, Z21
+	VFMADD231PD  Z26, Z28, Z22
+	VFMADD231PD  Z27, Z28, Z23
+	ADDQ         DI, BX
+	ADDQ         R9, R8
+	DECQ         DX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	VMOVUPD Z3, K1, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z4, (R10)
+	VMOVUPD Z5, 64(R10)
+	VMOVUPD Z6, 128(R10)
+	VMOVUPD Z7, K1, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z8, (R10)
+	VMOVUPD Z9, 64(R10)
+	VMOVUPD Z10, 128(R10)
+	VMOVUPD Z11, K1, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z12, (R10)
+	VMOVUPD Z13, 64(R10)
+	VMOVUPD Z14, 128(R10)
+	VMOVUPD Z15, K1, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z16, (R10)
+	VMOVUPD Z17, 64(R10)
+	VMOVUPD Z18, 128(R10)
+	VMOVUPD Z19, K1, 192(R10)
+	ADDQ    R11, R10
+	VMOVUPD Z20, (R10)
+	VMOVUPD Z21, 64(R10)
+	VMOVUPD Z22, 128(R10)
+	VMOVUPD Z23, K1, 192(R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	DECQ    AX
+	JNZ     tile
 	VZEROUPPER
 	RET
 

@@ -25,6 +25,12 @@ var avx2Kernels = [][][2]kernelFunc[*[4]int64]{
 	},
 }
 
+var avx2Loops = [][2]loopFunc[*[4]int64]{
+	{avx2Loop4x1, avx2Loop4x1Masked},
+	{avx2Loop4x2, avx2Loop4x2Masked},
+	{avx2Loop4x3, avx2Loop4x3Masked},
+}
+
 var avx512Kernels = [][][2]kernelFunc[uint64]{
 	{
 		{avx512Tile1x1, avx512Tile1x1Masked},
@@ -64,4 +70,11 @@ var avx512Kernels = [][][2]kernelFunc[uint64]{
 		{avx512Tile5x4, avx512Tile5x4Masked},
 		{avx512Tile6x4, avx512Tile6x4Masked},
 	},
+}
+
+var avx512Loops = [][2]loopFunc[uint64]{
+	{avx512Loop8x1, avx512Loop8x1Masked},
+	{avx512Loop8x2, avx512Loop8x2Masked},
+	{avx512Loop8x3, avx512Loop8x3Masked},
+	{avx512Loop6x4, avx512Loop6x4Masked},
 }

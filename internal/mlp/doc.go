@@ -56,7 +56,15 @@
 // the ReLU masks of the signals go through package gemm: every entry is one
 // chain of fused multiply–adds in a fixed order, so the results are the same
 // bits with its pure-Go loops and with its AVX2 or AVX-512 kernels, whatever
-// the processor (TestKernelPathsAgree). StreamKernel computes its entries
+// the processor (TestKernelPathsAgree). Forward and Backward take a batch
+// through every layer in blocks of rows (blockRows), so that a block's
+// activations and signals are still in cache when the next product reads
+// them; the chains of the weight gradients run over the rows in increasing
+// order, continued from block to block, so the blocking changes no bit
+// (TestBlocksFollowReferenceChains checks both against plain loops). A
+// Trainer copies the inputs of its rows into the batch once, not at every
+// step, and leaves out the loss value (softplus) where Train needs only the
+// gradient. StreamKernel computes its entries
 // against the committed rows the same way: per tile of rows × gathered
 // columns, one product per signal matrix, then the closed form element-wise,
 // so an entry does not depend on the other rows or columns of the call

@@ -50,6 +50,9 @@ type Batch struct {
 	H    [][]float64
 	D    [][]float64
 	Out  []float64
+
+	wt  []float64   // scratch: W_lᵀ of every layer (Forward)
+	wts [][]float64 // the layers' parts of wt
 }
 
 // NewBatch allocates a workspace for up to rows inputs.
@@ -67,7 +70,10 @@ func NewBatch(a Arch, rows int) *Batch {
 	return b
 }
 
-// Resize sets the number of active rows, growing storage if needed.
+// Resize sets the number of active rows, growing storage if needed: by at
+// least half of what it holds, so that a batch that grows a little at a
+// time (the rows of a growing training set) is reallocated only a few
+// times. The inputs of the rows kept are preserved.
 func (b *Batch) Resize(a Arch, rows int) {
 	if rows <= cap(b.Out) {
 		b.Rows = rows
@@ -81,11 +87,23 @@ func (b *Batch) Resize(a Arch, rows int) {
 		}
 		return
 	}
-	*b = *NewBatch(a, rows)
+	grown := NewBatch(a, max(rows, cap(b.Out)+cap(b.Out)/2))
+	copy(grown.H[0], b.H[0][:min(b.Rows, rows)*a.In])
+	grown.wt, grown.wts = b.wt, b.wts
+	*b = *grown
+	b.Resize(a, rows)
 }
 
 // Input returns row r of the input block for the caller to fill.
 func (b *Batch) Input(a Arch, r int) []float64 { return b.H[0][r*a.In : (r+1)*a.In] }
+
+// blockRows is the number of rows Forward and Backward take through every
+// layer before moving to the next rows, so that a block's activations and
+// signals are still in cache when the next layer reads them. Every entry
+// is computed by the same chain of fused multiply–adds whatever the block
+// size: the chains of the weight gradients run over the rows in increasing
+// order, continued from block to block.
+const blockRows = 128
 
 // Forward computes the activations and outputs of the b.Rows inputs in b.H[0].
 func (n *Net) Forward(b *Batch) {
@@ -94,34 +112,67 @@ func (n *Net) Forward(b *Batch) {
 	if rows == 0 {
 		return
 	}
-	for l := 0; l < a.Depth; l++ {
-		in := a.fanIn(l)
-		w := n.lay.w[l].of(n.Theta)
-		out := b.H[l+1]
-		gemm.MulTransTo(out, b.H[l], w, rows, in, a.Width)
-		if a.Bias {
-			bias := n.lay.b[l].of(n.Theta)
-			for r := range rows {
-				row := out[r*a.Width : (r+1)*a.Width]
-				for j := range row {
-					row[j] += bias[j]
+	w := a.Width
+	v := n.lay.v.of(n.Theta)
+	wt := n.transposed(b)
+	for r0 := 0; r0 < rows; r0 += blockRows {
+		r1 := min(r0+blockRows, rows)
+		m := r1 - r0
+		for l := 0; l < a.Depth; l++ {
+			in := a.fanIn(l)
+			out := b.H[l+1][r0*w : r1*w]
+			// H_l = H_{l−1} W_lᵀ: the chains of gemm.MulTransTo.
+			gemm.MulStridedTo(out, w, b.H[l][r0*in:r1*in], in, wt[l], w, m, in, w)
+			if a.Bias {
+				bias := n.lay.b[l].of(n.Theta)
+				for r := range m {
+					row := out[r*w : (r+1)*w]
+					for j := range row {
+						row[j] += bias[j]
+					}
 				}
 			}
+			gemm.ReLU(out)
 		}
-		gemm.ReLU(out)
+		if n.zeroAtInit {
+			continue
+		}
+		gemm.MulVecTo(b.Out[r0:r1], b.H[a.Depth][r0*w:r1*w], v, m, w)
+		if a.Bias {
+			bo := n.lay.bOut.of(n.Theta)[0]
+			for r := r0; r < r1; r++ {
+				b.Out[r] += bo
+			}
+		}
 	}
 	if n.zeroAtInit {
 		clear(b.Out)
-		return
 	}
-	v := n.lay.v.of(n.Theta)
-	gemm.MulVecTo(b.Out, b.H[a.Depth], v, rows, a.Width)
-	if a.Bias {
-		bo := n.lay.bOut.of(n.Theta)[0]
-		for r := range b.Out {
-			b.Out[r] += bo
+}
+
+// transposed returns W_lᵀ (fanIn × Width) of every layer, in b's scratch.
+func (n *Net) transposed(b *Batch) [][]float64 {
+	a := n.Arch
+	w := a.Width
+	size := 0
+	for l := range a.Depth {
+		size += a.fanIn(l) * w
+	}
+	if cap(b.wt) < size {
+		b.wt = make([]float64, size)
+	}
+	b.wts = b.wts[:0]
+	off := 0
+	for l := range a.Depth {
+		in := a.fanIn(l)
+		wt := b.wt[off : off+in*w]
+		for j, x := range n.lay.w[l].of(n.Theta) {
+			wt[(j%in)*w+j/in] = x
 		}
+		b.wts = append(b.wts, wt)
+		off += in * w
 	}
+	return b.wts
 }
 
 // Backward back-propagates output gradients c (length b.Rows) through the
@@ -138,45 +189,50 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 	}
 	w := a.Width
 	v := n.lay.v.of(n.Theta)
-	hL := b.H[a.Depth]
-	dL := b.D[a.Depth-1]
-	// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
-	// with +0 per entry) and a branch-free mask.
-	gemm.MulTo(dL, c, v, rows, 1, w)
-	gemm.Mask(dL, hL)
-	if grad != nil {
-		gv := n.lay.v.of(grad)
-		gemm.AddTransMulVecTo(gv, hL, c, rows, w)
-		if a.Bias {
-			s := 0.0
-			for _, cr := range c {
-				s += cr
-			}
-			n.lay.bOut.of(grad)[0] += s
-		}
-	}
-	for l := a.Depth - 1; l >= 0; l-- {
-		in := a.fanIn(l)
-		d := b.D[l]
+	sOut := 0.0 // Σ_r c_r, the output bias gradient
+	for r0 := 0; r0 < rows; r0 += blockRows {
+		r1 := min(r0+blockRows, rows)
+		m := r1 - r0
+		cb := c[r0:r1]
+		hL := b.H[a.Depth][r0*w : r1*w]
+		dL := b.D[a.Depth-1][r0*w : r1*w]
+		// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
+		// with +0 per entry) and a branch-free mask.
+		gemm.MulTo(dL, cb, v, m, 1, w)
+		gemm.Mask(dL, hL)
 		if grad != nil {
-			gw := n.lay.w[l].of(grad)
-			gemm.AddTransMulTo(gw, d, b.H[l], w, rows, in)
+			gemm.AddTransMulVecTo(n.lay.v.of(grad), hL, cb, m, w)
 			if a.Bias {
-				gb := n.lay.b[l].of(grad)
-				for r := range rows {
-					row := d[r*w : (r+1)*w]
-					for j := range row {
-						gb[j] += row[j]
-					}
+				for _, cr := range cb {
+					sOut += cr
 				}
 			}
 		}
-		if l == 0 {
-			break
+		for l := a.Depth - 1; l >= 0; l-- {
+			in := a.fanIn(l)
+			d := b.D[l][r0*w : r1*w]
+			if grad != nil {
+				gemm.AddTransMulTo(n.lay.w[l].of(grad), d, b.H[l][r0*in:r1*in], w, m, in)
+				if a.Bias {
+					gb := n.lay.b[l].of(grad)
+					for r := range m {
+						row := d[r*w : (r+1)*w]
+						for j := range row {
+							gb[j] += row[j]
+						}
+					}
+				}
+			}
+			if l == 0 {
+				break
+			}
+			prev := b.D[l-1][r0*w : r1*w]
+			gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), m, w, w)
+			gemm.Mask(prev, b.H[l][r0*w:r1*w])
 		}
-		prev := b.D[l-1]
-		gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), rows, w, w)
-		gemm.Mask(prev, b.H[l])
+	}
+	if grad != nil && a.Bias {
+		n.lay.bOut.of(grad)[0] += sOut
 	}
 }
 

@@ -156,7 +156,11 @@ type Trainer struct {
 	grad  []float64
 	c     []float64
 	batch *Batch
-	zero  bool // the net sat at a mirrored θ0 when the trainer was made
+	// gathered is the number of leading rows of uniq whose inputs batch
+	// holds (they never change: uniq only grows, and the rows it names keep
+	// their inputs); 0 after a mini-batch step used batch for other rows.
+	gathered int
+	zero     bool // the net sat at a mirrored θ0 when the trainer was made
 }
 
 // NewTrainer returns a trainer for net over the pool rows x (rows × In). θ0 is
@@ -250,7 +254,7 @@ func (tr *Trainer) MeanSquaredError() float64 {
 	if len(tr.targs) == 0 {
 		return math.NaN()
 	}
-	b := tr.forward(tr.uniq)
+	b := tr.forwardAll()
 	se := 0.0
 	for _, o := range tr.targs {
 		d := b.Out[tr.slot[o.Row]] - o.Y
@@ -282,7 +286,7 @@ func (tr *Trainer) Train() float64 {
 		if cfg.BatchSize > 0 && cfg.BatchSize < len(tr.pairs)+len(tr.targs) {
 			tr.miniBatchGrad()
 		} else {
-			tr.lossGrad(tr.pairs, tr.uniq, tr.slot, true)
+			tr.lossGradScaled(tr.pairs, tr.targs, tr.uniq, tr.slot, false, true, 1)
 		}
 		tr.step()
 	}
@@ -291,7 +295,7 @@ func (tr *Trainer) Train() float64 {
 
 // Loss returns the training loss on all recorded pairs at the current θ.
 func (tr *Trainer) Loss() float64 {
-	return tr.lossGrad(tr.pairs, tr.uniq, tr.slot, false)
+	return tr.lossGradScaled(tr.pairs, tr.targs, tr.uniq, tr.slot, true, false, 1)
 }
 
 // MeanNLL returns the mean negative log-likelihood per recorded pair at the
@@ -300,7 +304,7 @@ func (tr *Trainer) MeanNLL() float64 {
 	if len(tr.pairs) == 0 {
 		return math.Log(2)
 	}
-	b := tr.forward(tr.uniq)
+	b := tr.forwardAll()
 	nll := 0.0
 	for _, p := range tr.pairs {
 		nll += logistic.Softplus(b.Out[tr.slot[p.Lose]] - b.Out[tr.slot[p.Win]])
@@ -316,6 +320,22 @@ func (tr *Trainer) forward(uniq []int) *Batch {
 	for k, r := range uniq {
 		copy(b.Input(a, k), tr.x[r*a.In:(r+1)*a.In])
 	}
+	tr.gathered = 0
+	tr.Net.Forward(b)
+	return b
+}
+
+// forwardAll evaluates the network on every row of uniq; only the inputs of
+// the rows added since the last such call are copied into the batch.
+func (tr *Trainer) forwardAll() *Batch {
+	a := tr.Net.Arch
+	b := tr.batch
+	b.Resize(a, len(tr.uniq))
+	for k := tr.gathered; k < len(tr.uniq); k++ {
+		r := tr.uniq[k]
+		copy(b.Input(a, k), tr.x[r*a.In:(r+1)*a.In])
+	}
+	tr.gathered = len(tr.uniq)
 	tr.Net.Forward(b)
 	return b
 }
@@ -355,20 +375,23 @@ func (tr *Trainer) miniBatchGrad() {
 		s[r] = k
 	}
 	// The loss of a mini-batch is scaled to estimate the full-data sum.
-	tr.lossGradScaled(sel, selT, uniq, s, true, float64(total)/float64(n))
+	tr.lossGradScaled(sel, selT, uniq, s, false, true, float64(total)/float64(n))
 }
 
-func (tr *Trainer) lossGrad(pairs []Pair, uniq []int, slot []int32, wantGrad bool) float64 {
-	return tr.lossGradScaled(pairs, tr.targs, uniq, slot, wantGrad, 1)
-}
-
-// lossGradScaled evaluates the loss (and, if wantGrad, its gradient into
-// tr.grad) over pairs and targets whose rows are listed once in uniq; slot maps
-// a pool row to its position in uniq. weight multiplies the data terms.
-func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot []int32, wantGrad bool, weight float64) float64 {
+// lossGradScaled evaluates the loss if wantLoss (0 otherwise) and, if
+// wantGrad, its gradient into tr.grad, over pairs and targets whose rows are
+// listed once in uniq (tr.uniq or a mini-batch's); slot maps a pool row to
+// its position in uniq. weight multiplies the data terms. The gradient does
+// not depend on whether the loss is evaluated.
+func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot []int32, wantLoss, wantGrad bool, weight float64) float64 {
 	net := tr.Net
 	a := net.Arch
-	b := tr.forward(uniq)
+	var b *Batch
+	if len(uniq) == len(tr.uniq) && (len(uniq) == 0 || &uniq[0] == &tr.uniq[0]) {
+		b = tr.forwardAll()
+	} else {
+		b = tr.forward(uniq)
+	}
 	s := weight
 	switch tr.Config.LossScale {
 	case ScaleMean:
@@ -385,7 +408,9 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	for _, p := range pairs {
 		iw, il := slot[p.Win], slot[p.Lose]
 		diff := b.Out[iw] - b.Out[il]
-		nll += logistic.Softplus(-diff)
+		if wantLoss {
+			nll += logistic.Softplus(-diff)
+		}
 		g := s * logistic.Sigmoid(-diff) // −∂/∂diff of −log μ(diff)
 		c[iw] -= g
 		c[il] += g
@@ -399,10 +424,12 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	loss := s * nll
 	lam := tr.Config.Lambda
 	theta := net.Theta
-	switch tr.Config.Regularizer {
-	case RegTheta:
+	switch {
+	case !wantLoss:
+		loss = 0
+	case tr.Config.Regularizer == RegTheta:
 		loss += lam * dot(theta, theta)
-	case RegTheta0:
+	case tr.Config.Regularizer == RegTheta0:
 		r := 0.0
 		for i, t := range theta {
 			d := t - tr.theta0[i]
@@ -455,7 +482,7 @@ func (tr *Trainer) step() {
 // LossGrad returns the full-data loss and writes its gradient into dst; it is
 // exported for checks against finite differences.
 func (tr *Trainer) LossGrad(dst []float64) float64 {
-	l := tr.lossGrad(tr.pairs, tr.uniq, tr.slot, true)
+	l := tr.lossGradScaled(tr.pairs, tr.targs, tr.uniq, tr.slot, true, true, 1)
 	copy(dst, tr.grad)
 	return l
 }
