@@ -13,7 +13,7 @@ import (
 func twinPool(t *testing.T, half, arms, d int) *Pool {
 	t.Helper()
 	p, _ := testPool(t, 31, half, arms, d, 1)
-	x := append(append([]float64(nil), p.X...), p.X...)
+	x := append(append([]float64(nil), p.RowsTo(nil, 0, p.Rows())...), p.RowsTo(nil, 0, p.Rows())...)
 	twin, err := NewPool(2*half, arms, d, x)
 	if err != nil {
 		t.Fatal(err)

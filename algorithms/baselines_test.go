@@ -96,7 +96,7 @@ func TestLinearBTGradientAndSolution(t *testing.T) {
 		t.Errorf("cos(θ̂, θ*) = %.3f after 3,000 duels, want ≥ 0.95", cos)
 	}
 	for n := range p.Rows() {
-		if s := floats.Dot(m.Theta, p.X[n*p.Dim:(n+1)*p.Dim]); s != m.RowScores()[n] {
+		if s := floats.Dot(m.Theta, p.RowTo(nil, n)); s != m.RowScores()[n] {
 			t.Fatalf("Scores[%d] = %g, θ̂ᵀx = %g", n, m.RowScores()[n], s)
 		}
 	}
@@ -111,11 +111,11 @@ func explicitV(t testing.TB, p *Pool, lambda float64, ups [][2]int) *mat.Cholesk
 	}
 	psi := mat.NewVecDense(p.Dim, nil)
 	for _, u := range ups {
-		xi := mat.NewVecDense(p.Dim, append([]float64(nil), p.X[u[0]*p.Dim:(u[0]+1)*p.Dim]...))
+		xi := mat.NewVecDense(p.Dim, append([]float64(nil), p.RowTo(nil, u[0])...))
 		if u[1] < 0 {
 			psi.CopyVec(xi)
 		} else {
-			psi.SubVec(xi, mat.NewVecDense(p.Dim, append([]float64(nil), p.X[u[1]*p.Dim:(u[1]+1)*p.Dim]...)))
+			psi.SubVec(xi, mat.NewVecDense(p.Dim, append([]float64(nil), p.RowTo(nil, u[1])...)))
 		}
 		v.SymRankOne(v, 1, psi)
 	}
@@ -216,7 +216,7 @@ func TestAEBordaAgainstBruteForce(t *testing.T) {
 			// θ̂ = V⁻¹ Σ x (y − o).
 			b := make([]float64, p.Dim)
 			for s, u := range ups {
-				floats.AddScaled(b, ys[s]-offset, p.X[u[0]*p.Dim:(u[0]+1)*p.Dim])
+				floats.AddScaled(b, ys[s]-offset, p.RowTo(nil, u[0]))
 			}
 			var th mat.VecDense
 			if err := ch.SolveVecTo(&th, mat.NewVecDense(p.Dim, b)); err != nil {
@@ -333,7 +333,7 @@ func TestBaselinesScoreAndPolicy(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s does not implement Scorer", name)
 			}
-			scores := s.Score(nil, p.X)
+			scores := s.Score(nil, p.RowsTo(nil, 0, p.Rows()))
 			pol := l.Policy(nil)
 			mean := 0.0
 			for c, a := range pol {

@@ -120,10 +120,10 @@ func (c *lazyConfidence) Prepare(ctxs []int) {
 // V, keeps them and updates their bounds.
 func (c *lazyConfidence) solve(ctxs []int) {
 	p := c.pool
-	K, d := p.Arms, p.Dim
+	K := p.Arms
 	c.rows = c.rows[:0]
 	for _, ctx := range ctxs {
-		c.rows = append(c.rows, p.X[ctx*K*d:(ctx+1)*K*d]...)
+		c.rows = p.AppendRows(c.rows, ctx*K, (ctx+1)*K)
 	}
 	c.kernel.setFresh(c.rows)
 	c.s.SetFresh(len(ctxs))

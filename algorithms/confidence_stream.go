@@ -42,13 +42,13 @@ func (c *streamConfidence) sync() {
 		return
 	}
 	c.gen = p.Generation()
-	d, committed := p.Dim, p.Committed()*p.Arms
+	committed := p.Committed() * p.Arms
 	if committed > c.done {
-		c.committed.Append(c.net0, p.X[c.done*d:committed*d])
+		c.committed.Append(c.net0, p.RowsTo(nil, c.done, committed))
 		c.done = committed
 	}
 	c.freshF = mlp.NewEmptyFeatures(c.net0.Arch, c.scale)
-	c.freshF.Append(c.net0, p.X[committed*d:p.Rows()*d])
+	c.freshF.Append(c.net0, p.RowsTo(nil, committed, p.Rows()))
 	c.kernel.SetFresh(c.freshF)
 	c.s.SetFresh(p.Fresh())
 }

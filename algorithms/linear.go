@@ -222,9 +222,9 @@ func newLinearConfidence(env Env) Confidence {
 	p := env.Pool
 	if p.Fresh() > 0 {
 		d := p.Dim
-		return gram.NewPrimal(d, p.Arms, env.Config.Lambda, func(n int) []float64 { return p.X[n*d : (n+1)*d] })
+		return gram.NewPrimal(d, p.Arms, env.Config.Lambda, func(n int) []float64 { return p.RowTo(nil, n) })
 	}
-	conf := gram.New(gram.NewCached(&gram.Linear{X: p.X, Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
+	conf := gram.New(gram.NewCached(&gram.Linear{X: p.RowsTo(nil, 0, p.Rows()), Dim: p.Dim}), p.Contexts, p.Arms, env.Config.Lambda)
 	conf.RefreshEvery = env.Config.RefreshEvery
 	return conf
 }

@@ -235,7 +235,7 @@ func (m *Model) Policy(dst []int, p *Pool) []int {
 		panic(fmt.Sprintf("algorithms: model of input_dim %d on a pool of dimension %d", m.InputDim, p.Dim))
 	}
 	r := newRowScores(p, m.Seed)
-	m.Scorer().Score(r.S, p.X[:p.Rows()*p.Dim])
+	ScoreRows(r.S, m.Scorer(), p, 0, p.Rows(), nil)
 	return r.policy(dst)
 }
 

@@ -76,7 +76,7 @@ func TestModelRoundTrip(t *testing.T) {
 			}
 			sc := l.(Scorer)
 			loaded := back.Scorer()
-			for _, x := range [][]float64{p.X, unseen} {
+			for _, x := range [][]float64{p.RowsTo(nil, 0, p.Rows()), unseen} {
 				want := sc.Score(nil, x)
 				got := loaded.Score(nil, x)
 				for i := range want {
@@ -86,7 +86,7 @@ func TestModelRoundTrip(t *testing.T) {
 					}
 				}
 			}
-			if answers > 0 && slices.Max(sc.Score(nil, p.X)) == slices.Min(sc.Score(nil, p.X)) {
+			if answers > 0 && slices.Max(sc.Score(nil, p.RowsTo(nil, 0, p.Rows()))) == slices.Min(sc.Score(nil, p.RowsTo(nil, 0, p.Rows()))) {
 				t.Errorf("%s after %d answers: every row has the same score; the test checks nothing", name, answers)
 			}
 			if got, want := back.Policy(nil, p), l.Policy(nil); !slices.Equal(got, want) {

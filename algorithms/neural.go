@@ -32,6 +32,10 @@ type NeuralModel struct {
 
 	rows    rowScores // h(x_n;θ_t) for every pool row, refreshed after every retrain
 	trainer *mlp.Trainer
+	// train holds the feature rows of the pool rows duels and targets use,
+	// in order of first use: the trainer's inputs (trainerRow).
+	train   []float64
+	trainOf map[int]int   // pool row → row of train
 	feat    *mlp.Features // gradient features of every row (dense-kernel pools only)
 	duels   int
 	targets int         // regression targets (AddTarget)
@@ -48,19 +52,19 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	if err := net.Initialize(cfg.Init, cfg.InitScale, NewStream(env.Seed, streamInit)); err != nil {
 		return nil, fmt.Errorf("algorithms: %w", err)
 	}
-	tr, err := mlp.NewTrainer(net, p.X, cfg.TrainConfig(), NewStream(env.Seed, streamTrain))
+	tr, err := mlp.NewTrainer(net, nil, cfg.TrainConfig(), NewStream(env.Seed, streamTrain))
 	if err != nil {
 		return nil, fmt.Errorf("algorithms: %w", err)
 	}
 	m := &NeuralModel{
-		Pool: p, Cfg: cfg, Net: net, trainer: tr,
+		Pool: p, Cfg: cfg, Net: net, trainer: tr, trainOf: map[int]int{},
 		rows:   newRowScores(p, env.Seed),
 		sigmaK: cfg.Lambda / cfg.Kappa,
 	}
 	if cfg.SigmaWidth == SigmaTwice {
 		m.sigmaK /= float64(cfg.Width)
 	}
-	net.Predict(m.rows.S, p.X, nil)
+	m.rows.eval(m.score, 0, p.Rows())
 	if withConfidence {
 		if p.Fresh() > 0 {
 			if cfg.FeatureNorm == FeatureUnit {
@@ -73,7 +77,7 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 			m.Conf = newLazyConfidence(p, net.Clone(), 1/float64(cfg.Width), cfg.Lambda/cfg.Kappa, cfg.FeatureNorm == FeatureUnit, cfg.RefreshEvery)
 			return m, nil
 		}
-		m.feat = net.NewFeatures(p.X, 1/float64(cfg.Width))
+		m.feat = net.NewFeatures(p.RowsTo(nil, 0, p.Rows()), 1/float64(cfg.Width))
 		d := &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
 		if cfg.FeatureNorm == FeatureUnit {
 			unitDiagonal(d)
@@ -96,7 +100,30 @@ func (m *NeuralModel) sync() {
 		return
 	}
 	m.rows.sync(m.score)
-	m.trainer.SetInputs(m.Pool.X)
+}
+
+// trainerRow returns the trainer's input row of pool row n, copying the
+// row's features into the trainer's inputs on first use. The trainer sees
+// only the rows duels and targets use (in order of first use: the order in
+// which it would list the pool's rows), so it never needs the pool's other
+// rows, however large or however stored the pool is. The inputs grow by
+// doubling, with not-yet-used rows zero (the trainer never reads a row no
+// duel or target uses).
+func (m *NeuralModel) trainerRow(n int) int {
+	if i, ok := m.trainOf[n]; ok {
+		return i
+	}
+	d := m.Pool.Dim
+	i := len(m.trainOf)
+	if (i+1)*d > len(m.train) {
+		grown := make([]float64, 2*max(8, i)*d)
+		copy(grown, m.train)
+		m.train = grown
+		m.trainer.SetInputs(m.train)
+	}
+	copy(m.train[i*d:(i+1)*d], m.Pool.RowTo(m.train[i*d:(i+1)*d], n))
+	m.trainOf[n] = i
+	return i
 }
 
 // RowScores returns h(x_n;θ_t) for every pool row (read only).
@@ -109,7 +136,7 @@ func (m *NeuralModel) RowScores() []float64 {
 // network every Cfg.RetrainEvery duels (warm start unless Cfg.Reset).
 func (m *NeuralModel) AddDuel(c, win, lose int) {
 	m.sync()
-	m.trainer.Add(m.Pool.Row(c, win), m.Pool.Row(c, lose))
+	m.trainer.Add(m.trainerRow(m.Pool.Row(c, win)), m.trainerRow(m.Pool.Row(c, lose)))
 	m.duels++
 	if m.duels%m.Cfg.RetrainEvery == 0 {
 		m.Retrain()
@@ -121,7 +148,7 @@ func (m *NeuralModel) AddDuel(c, win, lose int) {
 // network every Cfg.RetrainEvery recorded duels and targets together.
 func (m *NeuralModel) AddTarget(c, a int, y float64) {
 	m.sync()
-	m.trainer.AddTarget(m.Pool.Row(c, a), y)
+	m.trainer.AddTarget(m.trainerRow(m.Pool.Row(c, a)), y)
 	m.targets++
 	if (m.duels+m.targets)%m.Cfg.RetrainEvery == 0 {
 		m.Retrain()

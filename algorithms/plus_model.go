@@ -52,6 +52,8 @@ type plusModel struct {
 	batch  *mlp.Batch
 	c, gr  []float64
 	full   *mlp.Batch // workspace for whole-pool forward passes
+	xw, xl []float64  // rows converted from the pool (Pool.RowTo)
+	xblock []float64  // blocks of rows converted from the pool (Pool.Blocks)
 	// Newton workspace.
 	nw, ngrad, nstep, ntrial, nacc []float64
 	hess                           *mat.SymDense
@@ -115,7 +117,8 @@ func (m *plusModel) Record(win, lose int, score bool) {
 		mb.marg = append(mb.marg, mb.h[win]-mb.h[lose])
 	}
 	m.duels = append(m.duels, mlp.Pair{Win: win, Lose: lose})
-	xw, xl := m.rowX(win), m.rowX(lose)
+	m.xw, m.xl = m.pool.RowTo(m.xw, win), m.pool.RowTo(m.xl, lose)
+	xw, xl := m.xw, m.xl
 	for i := range xw {
 		m.z = append(m.z, xw[i]-xl[i])
 	}
@@ -125,11 +128,6 @@ func (m *plusModel) Record(win, lose int, score bool) {
 			m.uniq = append(m.uniq, r)
 		}
 	}
-}
-
-func (m *plusModel) rowX(n int) []float64 {
-	d := m.pool.Dim
-	return m.pool.X[n*d : (n+1)*d]
 }
 
 // Train retrains every member and then chooses the member in use: the one
@@ -192,7 +190,8 @@ func (m *plusModel) forwardUniq(net *mlp.Net) *mlp.Batch {
 	b := m.batch
 	b.Resize(a, len(m.uniq))
 	for k, r := range m.uniq {
-		copy(b.Input(a, k), m.rowX(r))
+		m.xw = m.pool.RowTo(m.xw, r)
+		copy(b.Input(a, k), m.xw)
 	}
 	net.Forward(b)
 	return b

@@ -137,7 +137,7 @@ func (ps *plusPosterior) embed(lo, hi int) {
 	for start := lo; start < hi; start += 1024 {
 		n := min(1024, hi-start)
 		ps.batch.Resize(a, n)
-		copy(ps.batch.H[0], p.X[start*d:(start+n)*d])
+		in := p.AppendRows(ps.batch.H[0][:0], start, start+n)
 		if !linearOnly {
 			net.Forward(ps.batch)
 		}
@@ -145,7 +145,7 @@ func (ps *plusPosterior) embed(lo, hi int) {
 		w := a.Width
 		for r := range n {
 			row := ps.z[(start+r)*m : (start+r+1)*m]
-			copy(row[:d], p.X[(start+r)*d:(start+r+1)*d])
+			copy(row[:d], in[r*d:(r+1)*d])
 			if linearOnly {
 				clear(row[d:])
 			} else {

@@ -78,11 +78,14 @@ func (m *plusModel) refreshRows(mb *plusNet, lo, hi int) {
 		m.full = mlp.NewBatch(mb.net.Arch, 1024)
 	}
 	d := m.pool.Dim
-	mb.net.Predict(mb.g[lo:hi], m.pool.X[lo*d:hi*d], m.full)
-	for n := lo; n < hi; n++ {
-		mb.h[n] = mb.g[n] + plusDot(mb.u, m.pool.X[n*d:(n+1)*d])
-		if math.IsNaN(mb.h[n]) || math.IsInf(mb.h[n], 0) {
-			mb.h[n] = 0
+	for start, x := range m.pool.Blocks(lo, hi, &m.xblock) {
+		end := start + len(x)/d
+		mb.net.Predict(mb.g[start:end], x, m.full)
+		for n := start; n < end; n++ {
+			mb.h[n] = mb.g[n] + plusDot(mb.u, x[(n-start)*d:(n-start+1)*d])
+			if math.IsNaN(mb.h[n]) || math.IsInf(mb.h[n], 0) {
+				mb.h[n] = 0
+			}
 		}
 	}
 }

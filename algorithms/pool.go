@@ -2,12 +2,46 @@ package algorithms
 
 import (
 	"fmt"
+	"iter"
 	"math"
+	"slices"
 )
 
 // Pool is what a learner may see of a problem (paper Section 2): Contexts
 // contexts, each with Arms arms, and the feature vector x_{c,a} = φ(c,a) ∈
 // R^Dim of every (context, arm). It never holds rewards.
+//
+// # Storage and row access
+//
+// Row n = c·Arms + a holds x_{c,a}. The rows are stored in the precision they
+// came in — float64 (NewPool) or float32 (NewPoolFloat32), in memory or in a
+// read-only memory-mapped file — and possibly through a view that selects
+// and renumbers contexts of another pool (View), so that a held-out split
+// copies nothing. They are read only through the row-access methods, which
+// convert to float64 on demand, destination first:
+//
+//	RowsTo(dst, lo, hi)   rows lo … hi−1, row after row
+//	RowTo(dst, n)         row n
+//	FeatureTo(dst, c, a)  x_{c,a}
+//	AppendRows(dst, lo, hi)
+//	Blocks(lo, hi, &buf)  rows lo … hi−1 block by block (an iterator)
+//
+// When the rows asked for lie contiguously in float64 storage (Contiguous),
+// RowsTo, RowTo and FeatureTo return a slice of the storage itself and never
+// touch dst: the result is read only, and it is how a dense in-memory pool
+// stays as fast as a plain slice. Otherwise the values are converted into
+// dst (grown when too short). float32 → float64 conversion is exact, so a
+// float32 pool behaves exactly as the float64 pool of the same values.
+// Blocks yields the whole range at once when it is contiguous float64, else
+// consecutive blocks of BlockRows rows counted from lo, so that a consumer
+// that itself works in chunks of a divisor of BlockRows (mlp.Net.Predict
+// works in chunks of 1,024 rows) sees the same chunks either way.
+//
+// The storage is never written through a Pool: a caller that hands a slice to
+// NewPool or NewPoolFloat32 must not change it afterwards (a mapped file is
+// read only anyway).
+//
+// # Fresh contexts
 //
 // In the paper's fixed-pool reading the contexts never change. In the
 // fresh-context reading the experimenter draws new candidate contexts every
@@ -15,15 +49,66 @@ import (
 // (SetFresh), and after the answer the queried one is kept as the next
 // committed context and the others are dropped (Commit). Committed contexts
 // never change; fresh ones change every round, so a learner recomputes
-// whatever it keeps about them whenever Generation changes.
+// whatever it keeps about them whenever Generation changes. Only a pool with
+// in-memory float64 storage and no view takes fresh contexts.
 type Pool struct {
-	Contexts int       // contexts visible now: Committed() committed ones, then Fresh() fresh ones
-	Arms     int       // K ≥ 2
-	Dim      int       // d ≥ 1
-	X        []float64 // row n = c·Arms + a holds x_{c,a}; Contexts·Arms rows × Dim
+	Contexts int // contexts visible now: Committed() committed ones, then Fresh() fresh ones
+	Arms     int // K ≥ 2
+	Dim      int // d ≥ 1
+
+	f64 []float64 // float64 storage (nil for a float32 pool)
+	f32 []float32 // float32 storage (nil for a float64 pool)
+	// ctx maps pool context c to storage context ctx[c] (a view); nil: the
+	// identity.
+	ctx []int32
 
 	fresh int
 	gen   uint64
+}
+
+// BlockRows is the number of rows Pool.Blocks yields at a time when it
+// converts: 1,024 rows (8 MB at d = 1,024).
+const BlockRows = 1024
+
+// NewPool checks and wraps float64 feature rows (contexts·arms rows of dim
+// values, row n = c·arms + a). The pool aliases x: do not change x afterwards.
+func NewPool(contexts, arms, dim int, x []float64) (*Pool, error) {
+	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, f64: x}
+	return p, p.Validate()
+}
+
+// NewPoolFloat32 checks and wraps float32 feature rows, laid out as for
+// NewPool; they stay float32 and are converted when read. The pool aliases
+// x (typically a memory-mapped file): do not change x afterwards.
+func NewPoolFloat32(contexts, arms, dim int, x []float32) (*Pool, error) {
+	if x == nil {
+		x = []float32{}
+	}
+	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, f32: x}
+	return p, p.Validate()
+}
+
+// Float32 reports whether the pool's rows are stored as float32.
+func (p *Pool) Float32() bool { return p.f32 != nil }
+
+// ValueBytes returns the bytes of one stored feature value: 4 or 8.
+func (p *Pool) ValueBytes() int {
+	if p.Float32() {
+		return 4
+	}
+	return 8
+}
+
+// IsView reports whether the pool is a view of some contexts of another
+// pool's storage (View).
+func (p *Pool) IsView() bool { return p.ctx != nil }
+
+// stored returns the number of values of the storage.
+func (p *Pool) stored() int {
+	if p.f32 != nil {
+		return len(p.f32)
+	}
+	return len(p.f64)
 }
 
 // Committed returns the number of contexts that stay (all of them in the
@@ -38,9 +123,20 @@ func (p *Pool) Fresh() int { return p.fresh }
 // that a learner can tell when to recompute what it keeps per row.
 func (p *Pool) Generation() uint64 { return p.gen }
 
+// takesFresh returns an error unless the pool can take fresh contexts.
+func (p *Pool) takesFresh() error {
+	if p.f32 != nil || p.ctx != nil {
+		return fmt.Errorf("algorithms: fresh contexts need a pool with in-memory float64 rows, not a float32 pool or a view")
+	}
+	return nil
+}
+
 // SetFresh replaces the fresh contexts with the rows of x (a whole number of
 // contexts of Arms rows of Dim features, all finite).
 func (p *Pool) SetFresh(x []float64) error {
+	if err := p.takesFresh(); err != nil {
+		return err
+	}
 	per := p.Arms * p.Dim
 	if len(x)%per != 0 {
 		return fmt.Errorf("algorithms: %d fresh feature values are not whole contexts of %d arms × %d dims", len(x), p.Arms, p.Dim)
@@ -51,7 +147,7 @@ func (p *Pool) SetFresh(x []float64) error {
 		}
 	}
 	c := p.Committed()
-	p.X = append(p.X[:c*per], x...)
+	p.f64 = append(p.f64[:c*per], x...)
 	p.fresh = len(x) / per
 	p.Contexts = c + p.fresh
 	p.gen++
@@ -67,22 +163,42 @@ func (p *Pool) Commit(c int) (int, error) {
 		return 0, fmt.Errorf("algorithms: context %d is not fresh (fresh contexts are %d … %d)", c, first, p.Contexts-1)
 	}
 	per := p.Arms * p.Dim
-	copy(p.X[first*per:(first+1)*per], p.X[c*per:(c+1)*per])
-	p.X = p.X[:(first+1)*per]
+	copy(p.f64[first*per:(first+1)*per], p.f64[c*per:(c+1)*per])
+	p.f64 = p.f64[:(first+1)*per]
 	p.fresh = 0
 	p.Contexts = first + 1
 	p.gen++
 	return first, nil
 }
 
-// NewPool checks and wraps feature rows.
-func NewPool(contexts, arms, dim int, x []float64) (*Pool, error) {
-	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, X: x}
-	return p, p.Validate()
+// View returns the pool of the contexts ctxs of p (context i of the view is
+// context ctxs[i] of p), sharing p's storage: nothing is copied but the
+// list. p must have no fresh contexts.
+func (p *Pool) View(ctxs []int) *Pool {
+	if p.fresh > 0 {
+		panic("algorithms: View of a pool with fresh contexts")
+	}
+	v := &Pool{Contexts: len(ctxs), Arms: p.Arms, Dim: p.Dim, f64: p.f64, f32: p.f32, ctx: make([]int32, len(ctxs))}
+	for i, c := range ctxs {
+		if c < 0 || c >= p.Contexts {
+			panic(fmt.Sprintf("algorithms: View of context %d of a pool of %d", c, p.Contexts))
+		}
+		v.ctx[i] = int32(p.storageContext(c))
+	}
+	return v
+}
+
+// storageContext returns the storage context of pool context c.
+func (p *Pool) storageContext(c int) int {
+	if p.ctx == nil {
+		return c
+	}
+	return int(p.ctx[c])
 }
 
 // Validate reports the first problem with the pool's shape or values.
 func (p *Pool) Validate() error {
+	n := p.Contexts * p.Arms * p.Dim
 	switch {
 	case p.Contexts < 1:
 		return fmt.Errorf("pool: %d contexts, need at least 1 (fresh ones count)", p.Contexts)
@@ -90,17 +206,59 @@ func (p *Pool) Validate() error {
 		return fmt.Errorf("pool: %d arms per context, need K ≥ 2 to form a duel", p.Arms)
 	case p.Dim < 1:
 		return fmt.Errorf("pool: feature dimension %d, need d ≥ 1", p.Dim)
-	case len(p.X) != p.Contexts*p.Arms*p.Dim:
+	case p.ctx == nil && p.stored() != n:
 		return fmt.Errorf("pool: %d feature values, want %d contexts × %d arms × %d dims = %d",
-			len(p.X), p.Contexts, p.Arms, p.Dim, p.Contexts*p.Arms*p.Dim)
+			p.stored(), p.Contexts, p.Arms, p.Dim, n)
+	case p.ctx != nil && len(p.ctx) != p.Contexts:
+		return fmt.Errorf("pool: a view of %d contexts for %d contexts", len(p.ctx), p.Contexts)
 	}
-	for i, v := range p.X {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			n := i / p.Dim
-			return fmt.Errorf("pool: feature %d of context %d arm %d is %v", i%p.Dim, n/p.Arms, n%p.Arms, v)
+	per := p.Arms * p.Dim
+	if p.ctx == nil {
+		return p.checkFinite(0, p.Contexts, 0)
+	}
+	for c := range p.Contexts {
+		s := p.storageContext(c)
+		if s < 0 || (s+1)*per > p.stored() {
+			return fmt.Errorf("pool: context %d of the view is beyond the %d stored feature values", c, p.stored())
+		}
+		if err := p.checkFinite(s, s+1, c); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkFinite reports the first value of storage contexts s0 … s1−1 that
+// is not finite, naming it as a feature of pool context c0 + (s − s0).
+func (p *Pool) checkFinite(s0, s1, c0 int) error {
+	per := p.Arms * p.Dim
+	i := -1
+	if p.f32 != nil {
+		i = firstNonFinite(p.f32[s0*per : s1*per])
+	} else {
+		i = firstNonFinite(p.f64[s0*per : s1*per])
+	}
+	if i < 0 {
+		return nil
+	}
+	var v float64
+	if p.f32 != nil {
+		v = float64(p.f32[s0*per+i])
+	} else {
+		v = p.f64[s0*per+i]
+	}
+	k := i / p.Dim
+	return fmt.Errorf("pool: feature %d of context %d arm %d is %v", i%p.Dim, c0+k/p.Arms, k%p.Arms, v)
+}
+
+// firstNonFinite returns the index of the first NaN or ±Inf of x, or −1.
+func firstNonFinite[T float32 | float64](x []T) int {
+	for i, v := range x {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 // Rows returns Contexts·Arms.
@@ -109,10 +267,148 @@ func (p *Pool) Rows() int { return p.Contexts * p.Arms }
 // Row returns the row index n = c·Arms + a of (context c, arm a).
 func (p *Pool) Row(c, a int) int { return c*p.Arms + a }
 
-// Feature returns x_{c,a} (aliases the pool: read only).
-func (p *Pool) Feature(c, a int) []float64 {
-	n := p.Row(c, a)
-	return p.X[n*p.Dim : (n+1)*p.Dim]
+// Contiguous reports whether the rows lo … hi−1 lie contiguously in float64
+// storage, so that RowsTo returns them without copying.
+func (p *Pool) Contiguous(lo, hi int) bool {
+	if p.f32 != nil {
+		return false
+	}
+	if p.ctx == nil || hi-lo <= 0 {
+		return true
+	}
+	K := p.Arms
+	c0, c1 := lo/K, (hi-1)/K
+	for c := c0; c < c1; c++ {
+		if p.ctx[c+1] != p.ctx[c]+1 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRows panics unless 0 ≤ lo ≤ hi ≤ Rows().
+func (p *Pool) checkRows(lo, hi int) {
+	if lo < 0 || hi < lo || hi > p.Rows() {
+		panic(fmt.Sprintf("algorithms: rows %d … %d of a pool of %d rows", lo, hi-1, p.Rows()))
+	}
+}
+
+// RowsTo returns the feature rows lo … hi−1 as float64, (hi−lo)·Dim values
+// row after row. When they lie contiguously in float64 storage (Contiguous)
+// the result is the storage itself (read only) and dst is not used;
+// otherwise they are converted into dst, grown when shorter than needed,
+// and the result is dst[:(hi−lo)·Dim].
+func (p *Pool) RowsTo(dst []float64, lo, hi int) []float64 {
+	p.checkRows(lo, hi)
+	d := p.Dim
+	if p.Contiguous(lo, hi) {
+		s := p.storageContext(lo/p.Arms)*p.Arms + lo%p.Arms
+		if hi == lo {
+			return p.f64[:0:0]
+		}
+		return p.f64[s*d : (s+hi-lo)*d : (s+hi-lo)*d]
+	}
+	n := (hi - lo) * d
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	p.convert(dst, lo, hi)
+	return dst
+}
+
+// convert writes rows lo … hi−1 into dst, context segment by context
+// segment.
+func (p *Pool) convert(dst []float64, lo, hi int) {
+	K, d := p.Arms, p.Dim
+	for n := lo; n < hi; {
+		c := n / K
+		end := min(hi, (c+1)*K)
+		s := p.storageContext(c)*K + n%K
+		out := dst[(n-lo)*d : (end-lo)*d]
+		if p.f32 != nil {
+			for i, v := range p.f32[s*d : s*d+len(out)] {
+				out[i] = float64(v)
+			}
+		} else {
+			copy(out, p.f64[s*d:s*d+len(out)])
+		}
+		n = end
+	}
+}
+
+// RowTo returns row n as float64 (RowsTo(dst, n, n+1)).
+func (p *Pool) RowTo(dst []float64, n int) []float64 { return p.RowsTo(dst, n, n+1) }
+
+// FeatureTo returns x_{c,a} as float64 (RowTo(dst, Row(c, a))).
+func (p *Pool) FeatureTo(dst []float64, c, a int) []float64 {
+	if c < 0 || c >= p.Contexts || a < 0 || a >= p.Arms {
+		panic(fmt.Sprintf("algorithms: feature of context %d arm %d of a pool of %d × %d", c, a, p.Contexts, p.Arms))
+	}
+	return p.RowTo(dst, p.Row(c, a))
+}
+
+// Feature returns x_{c,a} (read only): the storage itself for float64
+// rows, a new slice otherwise (FeatureTo reuses a destination instead).
+func (p *Pool) Feature(c, a int) []float64 { return p.FeatureTo(nil, c, a) }
+
+// AppendRows appends the rows lo … hi−1, as float64, to dst and returns it
+// (always a copy).
+func (p *Pool) AppendRows(dst []float64, lo, hi int) []float64 {
+	p.checkRows(lo, hi)
+	n := len(dst)
+	dst = slices.Grow(dst, (hi-lo)*p.Dim)[:n+(hi-lo)*p.Dim]
+	p.convert(dst[n:], lo, hi)
+	return dst
+}
+
+// Blocks returns an iterator over the rows lo … hi−1 as float64 blocks:
+// each step yields the first row of the block and its rows (read only,
+// valid until the next step). Contiguous float64 rows come as one block
+// (the storage itself); other rows as consecutive blocks of BlockRows rows
+// from lo (the last one shorter), converted into *buf, which is grown as
+// needed and may be reused across calls (nil: a buffer of its own).
+func (p *Pool) Blocks(lo, hi int, buf *[]float64) iter.Seq2[int, []float64] {
+	p.checkRows(lo, hi)
+	if buf == nil {
+		buf = new([]float64)
+	}
+	return func(yield func(int, []float64) bool) {
+		if lo == hi {
+			return
+		}
+		if p.Contiguous(lo, hi) {
+			yield(lo, p.RowsTo(nil, lo, hi))
+			return
+		}
+		for start := lo; start < hi; start += BlockRows {
+			end := min(hi, start+BlockRows)
+			*buf = p.RowsTo(*buf, start, end)
+			if !yield(start, *buf) {
+				return
+			}
+		}
+	}
+}
+
+// Equal reports whether p and q have the same shape, fresh contexts and
+// feature values (as float64), however they are stored.
+func (p *Pool) Equal(q *Pool) bool {
+	if p == nil || q == nil {
+		return p == q
+	}
+	if p.Contexts != q.Contexts || p.Arms != q.Arms || p.Dim != q.Dim || p.fresh != q.fresh {
+		return false
+	}
+	var bp, bq []float64
+	for n := 0; n < p.Rows(); n += BlockRows {
+		end := min(p.Rows(), n+BlockRows)
+		bp, bq = p.RowsTo(bp, n, end), q.RowsTo(bq, n, end)
+		if !slices.Equal(bp, bq) {
+			return false
+		}
+	}
+	return true
 }
 
 // Query is a triple (c_t, a_{t,1}, a_{t,2}) put to the labeller.

@@ -29,6 +29,7 @@ type poolKernel struct {
 	freshD           []float64 // ‖φ‖² of the fresh rows (after unit scaling)
 	src, dst         []int     // the last cols translated, and their slots
 	rows             []int
+	row              []float64 // a pool row converted (Pool.RowTo)
 }
 
 func newPoolKernel(p *Pool, net0 *mlp.Net, scale float64, unit bool) *poolKernel {
@@ -75,9 +76,9 @@ func (k *poolKernel) slotOf(r int) int {
 	if s, ok := k.slot[r]; ok {
 		return s
 	}
-	d := k.pool.Dim
 	s := k.refs.Rows()
-	k.refs.Append(k.net0, k.pool.X[r*d:(r+1)*d])
+	k.row = k.pool.RowTo(k.row, r)
+	k.refs.Append(k.net0, k.row)
 	k.slot[r] = s
 	k.refInv = append(k.refInv, invNorm(k.refs.CrossEntry(s, k.refs, s)))
 	return s

@@ -78,7 +78,7 @@ func (ll *lastLayer) embed(m *NeuralModel) {
 		ll.batch = mlp.NewBatch(a, rows-from)
 	}
 	ll.batch.Resize(a, rows-from)
-	copy(ll.batch.H[0], p.X[from*a.In:rows*a.In])
+	p.AppendRows(ll.batch.H[0][:0], from, rows)
 	m.Net.Forward(ll.batch)
 	ll.emb = append(ll.emb[:from*ll.w], ll.batch.H[a.Depth]...)
 	ll.done = p.Committed() * p.Arms

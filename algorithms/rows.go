@@ -14,6 +14,7 @@ type rowScores struct {
 	gen  uint64
 	done int        // committed rows whose scores are current
 	rng  *rand.Rand // priorities of rows committed later
+	buf  []float64  // rows converted for eval (Pool.Blocks)
 }
 
 // newRowScores draws the priorities of the pool's rows from the stream
@@ -32,24 +33,50 @@ func (r *rowScores) sync(eval func(dst, x []float64)) {
 		return
 	}
 	r.gen = p.Generation()
-	d, rows, committed := p.Dim, p.Rows(), p.Committed()*p.Arms
+	rows, committed := p.Rows(), p.Committed()*p.Arms
 	r.S = resize(r.S, rows)
 	for len(r.prio) < rows {
 		r.prio = append(r.prio, int32(r.rng.Uint32()>>1))
 	}
 	if committed > r.done {
-		eval(r.S[r.done:committed], p.X[r.done*d:committed*d])
+		r.eval(eval, r.done, committed)
 		r.done = committed
 	}
 	if rows > committed {
-		eval(r.S[committed:rows], p.X[committed*d:rows*d])
+		r.eval(eval, committed, rows)
 	}
 }
 
 // refresh recomputes every row's score (after the model changed).
 func (r *rowScores) refresh(eval func(dst, x []float64)) {
 	r.sync(eval)
-	eval(r.S, r.pool.X[:r.pool.Rows()*r.pool.Dim])
+	r.eval(eval, 0, r.pool.Rows())
+}
+
+// eval writes eval's scores of the pool rows lo … hi−1 into S[lo:hi],
+// block by block (Pool.Blocks).
+func (r *rowScores) eval(eval func(dst, x []float64), lo, hi int) {
+	for start, x := range r.pool.Blocks(lo, hi, &r.buf) {
+		eval(r.S[start:start+len(x)/r.pool.Dim], x)
+	}
+}
+
+// ScoreRows writes s's scores of the pool rows lo … hi−1 into dst
+// (allocated if too short) and returns dst[:hi−lo]. It reads the rows
+// block by block (Pool.Blocks), so a float32 or mapped pool is never
+// converted whole; buf is the conversion buffer (nil: one of its own).
+func ScoreRows(dst []float64, s Scorer, p *Pool, lo, hi int, buf *[]float64) []float64 {
+	if cap(dst) < hi-lo {
+		dst = make([]float64, hi-lo)
+	}
+	dst = dst[:hi-lo]
+	for start, x := range p.Blocks(lo, hi, buf) {
+		out := dst[start-lo : start-lo+len(x)/p.Dim]
+		if got := s.Score(out, x); len(got) > 0 && &got[0] != &out[0] {
+			copy(out, got) // a Scorer that returns a slice of its own
+		}
+	}
+	return dst
 }
 
 // policy writes argmax_a score(c,a) for every committed context into dst.

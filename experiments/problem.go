@@ -130,6 +130,17 @@ func Scores(dst []float64, l algorithms.Learner, x []float64) ([]float64, bool) 
 	return s.Score(dst, x), true
 }
 
+// PoolScores is Scores of every row of p, read block by block
+// (algorithms.ScoreRows), so that a float32 or memory-mapped pool is never
+// converted whole.
+func PoolScores(dst []float64, l algorithms.Learner, p *algorithms.Pool) ([]float64, bool) {
+	s, ok := l.(algorithms.Scorer)
+	if !ok {
+		return dst, false
+	}
+	return algorithms.ScoreRows(dst, s, p, 0, p.Rows(), nil), true
+}
+
 // BradleyTerry answers y = 1 with probability μ(f(x_{c,a1}) − f(x_{c,a2})).
 type BradleyTerry struct {
 	Latent *Latent

@@ -106,7 +106,7 @@ func TestPaperScaleInstance(t *testing.T) {
 	if g := lat.RandomPolicyGap(); g < 7 || g > 11 {
 		t.Errorf("random-policy mean gap %.2f, want within [7, 11]", g)
 	}
-	for _, v := range p.Pool.X {
+	for _, v := range p.Pool.RowsTo(nil, 0, p.Pool.Rows()) {
 		if v <= -1 || v >= 1 {
 			t.Fatalf("feature %v outside (−1, 1)", v)
 		}

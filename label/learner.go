@@ -46,6 +46,7 @@ type LearnerProposer struct {
 	pended  map[algorithms.Query]bool // pended and not answered yet
 	queries []int                     // answers observed per context
 	buf     []float64
+	rows    []float64 // a context's rows converted (Pool.RowsTo)
 }
 
 // sigma2er is implemented by learners with a σ² of arm pairs (eq. 6).
@@ -97,7 +98,8 @@ func (lp *LearnerProposer) contextScores(c int) []float64 {
 		return nil
 	}
 	p := lp.pool
-	lp.buf = sc.Score(resize(lp.buf, p.Arms), p.X[p.Row(c, 0)*p.Dim:p.Row(c+1, 0)*p.Dim])
+	lp.rows = p.RowsTo(lp.rows, p.Row(c, 0), p.Row(c+1, 0))
+	lp.buf = sc.Score(resize(lp.buf, p.Arms), lp.rows)
 	return lp.buf
 }
 
@@ -114,7 +116,7 @@ func (lp *LearnerProposer) Summary() Summary {
 	policy := lp.learner.Policy(nil)
 	var scores []float64
 	if sc, ok := lp.learner.(algorithms.Scorer); ok {
-		scores = sc.Score(nil, p.X[:p.Rows()*p.Dim])
+		scores = algorithms.ScoreRows(nil, sc, p, 0, p.Rows(), nil)
 	}
 	s2, hasSigma := lp.learner.(sigma2er)
 	s := Summary{Contexts: make([]ContextSummary, p.Contexts)}

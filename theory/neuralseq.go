@@ -77,7 +77,7 @@ func newNeuralInstance(alg string, spec experiments.ProblemSpec, cfg algorithms.
 		return nil, fmt.Errorf("theory: %s is not a Neural-ADB learner with an exact confidence state", alg)
 	}
 	// Nothing has been trained yet: the learner's network is at θ0.
-	feat := n.Net.Clone().NewFeatures(prob.Pool.X, 1/float64(cfg.Width))
+	feat := n.Net.Clone().NewFeatures(prob.Pool.RowsTo(nil, 0, prob.Pool.Rows()), 1/float64(cfg.Width))
 	return &neuralInstance{prob: prob, learner: n, feat: feat}, nil
 }
 

@@ -122,7 +122,7 @@ func loadedSummary(in *poolInput, path string) (label.Summary, error) {
 		return label.Summary{}, usageError{fmt.Errorf("-load: %s has input_dim %d, but %s has %d features", path, m.InputDim, in.poolPath, p.Dim)}
 	}
 	policy := m.Policy(nil, p)
-	scores := m.Scorer().Score(nil, p.X[:p.Rows()*p.Dim])
+	scores := algorithms.ScoreRows(nil, m.Scorer(), p, 0, p.Rows(), nil)
 	queries := make([]int, p.Contexts)
 	for c := range queries {
 		queries[c] = -1

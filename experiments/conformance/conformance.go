@@ -185,7 +185,7 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 		a := drive(t, f, cfg, p1, 5, 100)
 		other := problem(t, experiments.Synthetic{Function: experiments.Sine, Dim: 4, Arms: 5, Contexts: 30}, 3)
 		other.Oracle = &replay{answers: a.answers}
-		if &other.Pool.X[0] == &p1.Pool.X[0] {
+		if &other.Pool.RowTo(nil, 0)[0] == &p1.Pool.RowTo(nil, 0)[0] {
 			t.Fatal("test setup: pools alias")
 		}
 		b := drive(t, f, cfg, other, 5, 100)

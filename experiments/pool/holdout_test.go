@@ -42,7 +42,7 @@ func tinySetup(t *testing.T) Setup {
 		for _, r := range recs {
 			ans.Add(r)
 		}
-		return Part{Pool: &algorithms.Pool{Contexts: 2, Arms: 3, Dim: 1, X: x}, IDs: ids, Utility: u, Answers: ans}
+		return Part{Pool: poolOf(2, 3, 1, x), IDs: ids, Utility: u, Answers: ans}
 	}
 	train := part([]float64{0, 1, 2, 2, 0, 1}, []float64{0, 3, 1, 4, 0, 4},
 		rec(0, 1, 0, 1),   // y beat x
@@ -164,7 +164,7 @@ func TestReferences(t *testing.T) {
 
 	// The global ranking: one utility per identifier from y>x, x>y, z>x;
 	// it must be LinearBT's on identifier indicators, and z > y > x.
-	onehot := &algorithms.Pool{Contexts: 2, Arms: 3, Dim: 3, X: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1}}
+	onehot := poolOf(2, 3, 3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1})
 	cfg := algorithms.Default()
 	cfg.RetrainEvery, cfg.MLEIters = 1<<30, 100
 	lin := algorithms.NewLinearBT(algorithms.Env{Pool: onehot, Config: cfg, Seed: 1})
@@ -236,7 +236,7 @@ func TestHoldoutHidesContexts(t *testing.T) {
 		train, test := experiments.Split(n, 6, n-6, seed)
 		seen := map[int]bool{} // contexts whose features the learner's pool holds
 		for r := range prob.Pool.Rows() {
-			seen[int(prob.Pool.X[r*2])-1000] = true
+			seen[int(prob.Pool.RowTo(nil, r)[0])-1000] = true
 		}
 		for _, c := range test {
 			if seen[c] {
@@ -248,7 +248,7 @@ func TestHoldoutHidesContexts(t *testing.T) {
 		}
 		setup, _ := SetupOf(prob)
 		for i, c := range test {
-			if setup.Test.Contexts[i] != fmt.Sprintf("c%d", c) || setup.Test.Pool.X[i*3*2] != float64(1000+c) {
+			if setup.Test.Contexts[i] != fmt.Sprintf("c%d", c) || setup.Test.Pool.FeatureTo(nil, i, 0)[0] != float64(1000+c) {
 				t.Fatalf("seed %d: held-out context %d is %s, want c%d", seed, i, setup.Test.Contexts[i], c)
 			}
 		}
@@ -298,4 +298,13 @@ func TestMaskHonoured(t *testing.T) {
 			}
 		}
 	}
+}
+
+// poolOf returns the float64 pool of x, which must be valid.
+func poolOf(contexts, arms, dim int, x []float64) *algorithms.Pool {
+	p, err := algorithms.NewPool(contexts, arms, dim, x)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }

@@ -65,7 +65,9 @@ func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error)
 		return nil, err
 	}
 	if p.Standardise {
-		Standardise(pf)
+		if err := Standardise(pf); err != nil {
+			return nil, err
+		}
 	} else if err := CheckScale(pf); err != nil {
 		return nil, err
 	}

@@ -53,8 +53,8 @@ func NewProblem(s Setup) (*experiments.Problem, error) {
 	if tr.Answers == nil && tr.Utility == nil {
 		return nil, errors.New("pool: no utility column and no answers file: nothing can answer the duels (add a utility column or give an answers file)")
 	}
-	if t := s.Test; t != nil && (t.Pool.Arms != tr.Pool.Arms || t.Pool.Dim != tr.Pool.Dim || len(t.Pool.X) != t.Pool.Rows()*t.Pool.Dim) {
-		panic(fmt.Sprintf("pool: held-out part of %d×%d×%d (%d values) does not match the training part's %d arms × %d features", t.Pool.Contexts, t.Pool.Arms, t.Pool.Dim, len(t.Pool.X), tr.Pool.Arms, tr.Pool.Dim))
+	if t := s.Test; t != nil && (t.Pool.Arms != tr.Pool.Arms || t.Pool.Dim != tr.Pool.Dim || t.Pool.Validate() != nil) {
+		panic(fmt.Sprintf("pool: held-out part of %d×%d×%d (%v) does not match the training part's %d arms × %d features", t.Pool.Contexts, t.Pool.Arms, t.Pool.Dim, t.Pool.Validate(), tr.Pool.Arms, tr.Pool.Dim))
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, experiments.StreamFeedback))
 	f := tr.Utility
@@ -188,7 +188,7 @@ func (e *evaluator) Extra(dst []float64, l algorithms.Learner) []float64 {
 	if e.setup.Train.Answers != nil {
 		acc, nll := math.NaN(), math.NaN()
 		var ok bool
-		if e.trainBuf, ok = experiments.Scores(e.trainBuf, l, e.setup.Train.Pool.X); ok {
+		if e.trainBuf, ok = experiments.PoolScores(e.trainBuf, l, e.setup.Train.Pool); ok {
 			acc, nll = PairMetrics(e.trainBuf, e.Arms, e.trainStrict)
 		}
 		dst = append(dst, acc, nll)
@@ -196,7 +196,7 @@ func (e *evaluator) Extra(dst []float64, l algorithms.Learner) []float64 {
 	if e.setup.Test != nil {
 		var h []float64
 		var ok bool
-		if e.testBuf, ok = experiments.Scores(e.testBuf, l, e.setup.Test.Pool.X); ok {
+		if e.testBuf, ok = experiments.PoolScores(e.testBuf, l, e.setup.Test.Pool); ok {
 			h = e.testBuf
 		}
 		dst = e.heldOut(dst, h)

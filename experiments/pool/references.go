@@ -135,7 +135,7 @@ func (e *evaluator) references() ([]string, []Reference) {
 		lin.AddDuel(d.c, d.w, d.l)
 	}
 	lin.Fit()
-	add("linear BT fitted to all training answers at once (λ = 1)", "", lin.Score(nil, te.Pool.X))
+	add("linear BT fitted to all training answers at once (λ = 1)", "", algorithms.ScoreRows(nil, lin, te.Pool, 0, te.Pool.Rows(), nil))
 
 	K := e.Arms
 	s := fitRanking(duels, func(c, a int) string { return tr.id(c*K + a) }, 1)

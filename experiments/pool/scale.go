@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
@@ -24,11 +25,14 @@ func CheckScale(pf *poolfile.PoolFile) error {
 	d := pf.Pool.Dim
 	lo, hi := math.Inf(1), 0.0
 	var loCol, hiCol int
-	for j := range d {
-		m := 0.0
-		for n := range pf.Pool.Rows() {
-			m = math.Max(m, math.Abs(pf.Pool.X[n*d+j]))
+	colMax := make([]float64, d) // the largest |x| of every column, in one pass over the rows
+	for _, x := range pf.Pool.Blocks(0, pf.Pool.Rows(), nil) {
+		for i, v := range x {
+			j := i % d
+			colMax[j] = math.Max(colMax[j], math.Abs(v))
 		}
+	}
+	for j, m := range colMax {
 		if m > hi {
 			hi, hiCol = m, j
 		}
@@ -46,10 +50,13 @@ func CheckScale(pf *poolfile.PoolFile) error {
 
 // Standardise rescales every feature column of pf to mean 0 and standard
 // deviation 1 over all rows (a constant column becomes 0). Features carry
-// no answers, so using the held-out contexts' rows leaks nothing.
-func Standardise(pf *poolfile.PoolFile) {
-	d, rows := pf.Pool.Dim, pf.Pool.Rows()
-	x := pf.Pool.X
+// no answers, so using the held-out contexts' rows leaks nothing. The
+// rescaled features replace pf.Pool as a new in-memory float64 pool (a pool
+// is never written in place: it may be a read-only mapped file).
+func Standardise(pf *poolfile.PoolFile) error {
+	p := pf.Pool
+	d, rows := p.Dim, p.Rows()
+	x := p.AppendRows(nil, 0, rows)
 	for j := range d {
 		mean := 0.0
 		for n := range rows {
@@ -69,4 +76,10 @@ func Standardise(pf *poolfile.PoolFile) {
 			}
 		}
 	}
+	np, err := algorithms.NewPool(p.Contexts, p.Arms, d, x)
+	if err != nil {
+		return &experiments.FieldError{Pkg: "pool", Field: "standardise", Msg: fmt.Sprintf("the standardised features are not finite (%v): standardise the columns yourself", err)}
+	}
+	pf.Pool = np
+	return nil
 }

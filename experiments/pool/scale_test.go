@@ -15,15 +15,18 @@ func TestScale(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "column small") || !strings.Contains(err.Error(), "column big") || !strings.Contains(err.Error(), "standardise") {
 		t.Fatalf("CheckScale: %v", err)
 	}
-	Standardise(pf)
+	if err := Standardise(pf); err != nil {
+		t.Fatal(err)
+	}
 	d := pf.Pool.Dim
+	x := pf.Pool.RowsTo(nil, 0, pf.Pool.Rows())
 	for j := range d {
 		mean, ss := 0.0, 0.0
 		for n := range pf.Pool.Rows() {
-			mean += pf.Pool.X[n*d+j] / 4
+			mean += x[n*d+j] / 4
 		}
 		for n := range pf.Pool.Rows() {
-			v := pf.Pool.X[n*d+j] - mean
+			v := x[n*d+j] - mean
 			ss += v * v / 4
 		}
 		if math.Abs(mean) > 1e-12 || math.Abs(ss-1) > 1e-12 {

@@ -3,7 +3,6 @@ package pool
 import (
 	"fmt"
 
-	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/csvtab"
 	"github.com/neural-adb/nadb/internal/poolfile"
@@ -37,16 +36,16 @@ func NewPoolProblem(pf *poolfile.PoolFile, ans *poolfile.Answers, p experiments.
 }
 
 // part returns the contexts ctxs of pf (nil: all of them, sharing pf's
-// slices), renumbered from 0, with their answers (ans may be nil).
+// slices), renumbered from 0, with their answers (ans may be nil). Its pool
+// is a view of pf's (algorithms.Pool.View): the features are not copied.
 func part(pf *poolfile.PoolFile, ans *poolfile.Answers, ctxs []int) Part {
 	if ctxs == nil {
 		return Part{Pool: pf.Pool, Contexts: pf.Contexts, IDs: pf.Arms, Utility: pf.Utility, Answers: ans}
 	}
 	p := pf.Pool
-	K, d := p.Arms, p.Dim
-	out := Part{Pool: &algorithms.Pool{Contexts: len(ctxs), Arms: K, Dim: d, X: make([]float64, 0, len(ctxs)*K*d)}}
+	K := p.Arms
+	out := Part{Pool: p.View(ctxs)}
 	for _, c := range ctxs {
-		out.Pool.X = append(out.Pool.X, p.X[c*K*d:(c+1)*K*d]...)
 		out.Contexts = append(out.Contexts, pf.Contexts[c])
 		out.IDs = append(out.IDs, pf.Arms[c*K:(c+1)*K]...)
 		if pf.Utility != nil {

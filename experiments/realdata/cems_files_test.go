@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
@@ -37,7 +38,7 @@ func TestCEMSFiles(t *testing.T) {
 	if p.Contexts != 303 || p.Arms != 6 || p.Dim != 58 || len(pf.Features) != 58 {
 		t.Fatalf("pool has %d contexts × %d arms × %d features (%d names), want 303 × 6 × 58", p.Contexts, p.Arms, p.Dim, len(pf.Features))
 	}
-	if !slices.Equal(p.X, f.Pool.Pool.X) || !slices.Equal(pf.Arms[:6], []string{"London", "Paris", "Milano", "StGallen", "Barcelona", "Stockholm"}) {
+	if !p.Equal(f.Pool.Pool) || !slices.Equal(pf.Arms[:6], []string{"London", "Paris", "Milano", "StGallen", "Barcelona", "Stockholm"}) {
 		t.Errorf("pool read back differs; arms of the first student %v", pf.Arms[:6])
 	}
 	ans, err := pf.ReadAnswers(&ab, "answers.csv")
@@ -64,14 +65,13 @@ func TestCEMSFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := func(x []float64, c, per int) string { return fmt.Sprint(x[c*per : (c+1)*per]) }
-	per := p.Arms * p.Dim
+	block := func(p *algorithms.Pool, c int) string { return fmt.Sprint(p.RowsTo(nil, p.Row(c, 0), p.Row(c+1, 0))) }
 	have := map[string]bool{}
 	for c := range p.Contexts {
-		have[block(p.X, c, per)] = true
+		have[block(p, c)] = true
 	}
 	for c := range prob.Pool.Contexts {
-		if !have[block(prob.Pool.X, c, per)] {
+		if !have[block(prob.Pool, c)] {
 			t.Fatalf("context %d of the cems benchmark has rows that are not in the pool file", c)
 		}
 	}

@@ -129,7 +129,7 @@ func TestCEMSSplit(t *testing.T) {
 	}
 	again, _ := CEMS{}.New(1)
 	seed2, _ := CEMS{}.New(2)
-	if !slices.Equal(again.Pool.X, prob.Pool.X) || slices.Equal(seed2.Pool.X, prob.Pool.X) {
+	if !again.Pool.Equal(prob.Pool) || seed2.Pool.Equal(prob.Pool) {
 		t.Error("the split is not a function of the seed")
 	}
 	for _, tc := range []struct {

@@ -175,14 +175,12 @@ func (s Shuttle) New(seed uint64) (*experiments.Problem, error) {
 	K := len(ShuttleClasses)
 	const block = shuttleFeatures + 1
 	dim := K * block
-	part := func(idx []int) pool.Part {
-		p := pool.Part{
-			Pool:    &algorithms.Pool{Contexts: len(idx), Arms: K, Dim: dim, X: make([]float64, len(idx)*K*dim)},
-			Utility: make([]float64, len(idx)*K),
-		}
+	part := func(idx []int) (pool.Part, error) {
+		x := make([]float64, len(idx)*K*dim)
+		p := pool.Part{Utility: make([]float64, len(idx)*K)}
 		for c, i := range idx {
 			for a := range K {
-				row := p.Pool.X[(c*K+a)*dim+a*block:]
+				row := x[(c*K+a)*dim+a*block:]
 				for k := range shuttleFeatures {
 					row[k] = (d.X[i*shuttleFeatures+k] - mean[k]) / sd[k]
 				}
@@ -191,10 +189,16 @@ func (s Shuttle) New(seed uint64) (*experiments.Problem, error) {
 			p.Utility[c*K+int(d.Label[i])] = scale
 			p.IDs = append(p.IDs, ShuttleClasses...)
 		}
-		return p
+		var err error
+		p.Pool, err = algorithms.NewPool(len(idx), K, dim, x)
+		return p, err
 	}
-	train, test := part(poolIdx), part(testIdx)
-	if err := train.Pool.Validate(); err != nil {
+	train, err := part(poolIdx)
+	if err != nil {
+		return nil, err
+	}
+	test, err := part(testIdx)
+	if err != nil {
 		return nil, err
 	}
 	testLabel := make([]int8, len(testIdx))

@@ -88,8 +88,8 @@ func TestShuttleProblem(t *testing.T) {
 			t.Fatalf("context %d utilities %v, want one 2 and six 0", c, f)
 		}
 	}
-	if setup.Test.Pool.Contexts != 2000 || len(setup.Test.Pool.X) != 2000*7*70 || len(setup.Test.Utility) != 2000*7 {
-		t.Errorf("held-out set: %d samples, %d values", setup.Test.Pool.Contexts, len(setup.Test.Pool.X))
+	if setup.Test.Pool.Contexts != 2000 || setup.Test.Pool.Rows()*setup.Test.Pool.Dim != 2000*7*70 || len(setup.Test.Utility) != 2000*7 {
+		t.Errorf("held-out set: %d samples, %d values", setup.Test.Pool.Contexts, setup.Test.Pool.Rows()*setup.Test.Pool.Dim)
 	}
 	// The pool and held-out samples are the seed's split, in the data's order.
 	perm := slicesPerm(1, 58000)

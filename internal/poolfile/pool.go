@@ -70,9 +70,11 @@ func WritePool(w io.Writer, pf *PoolFile) error {
 	}
 	p := pf.Pool
 	rec := make([]string, len(head))
+	var row []float64
 	for n := range p.Rows() {
 		rec[0], rec[1] = pf.Contexts[n/p.Arms], pf.Arms[n]
-		for k, v := range p.X[n*p.Dim : (n+1)*p.Dim] {
+		row = p.RowTo(row, n)
+		for k, v := range row {
 			rec[2+k] = formatFloat(v)
 		}
 		if pf.Utility != nil {

@@ -35,9 +35,9 @@ func mustPool(t testing.TB, s string) *PoolFile {
 func TestReadPool(t *testing.T) {
 	pf := mustPool(t, tinyPool)
 	want := &PoolFile{
-		Pool: &algorithms.Pool{Contexts: 2, Arms: 3, Dim: 2, X: []float64{
+		Pool: poolOf(2, 3, 2, []float64{
 			0.5, 1, -1, 0, 0, 0.25,
-			1, 1, 2, -1, 0, 0}},
+			1, 1, 2, -1, 0, 0}),
 		Contexts: []string{"u1", "u2"},
 		Arms:     []string{"red", "blue", "green", "red", "blue", "green"},
 		Features: []string{"x1", "x2"},
@@ -51,7 +51,7 @@ func TestReadPool(t *testing.T) {
 	// adjacent, white space and a byte-order mark are tolerated, no utility.
 	pf = mustPool(t, "\xef\xbb\xbfX1, Arm ,CONTEXT\n\n1, a, c1\n2,a,c2\n3,b,c1\n 4 ,b,c2\n")
 	want = &PoolFile{
-		Pool:     &algorithms.Pool{Contexts: 2, Arms: 2, Dim: 1, X: []float64{1, 3, 2, 4}},
+		Pool:     poolOf(2, 2, 1, []float64{1, 3, 2, 4}),
 		Contexts: []string{"c1", "c2"}, Arms: []string{"a", "b", "a", "b"}, Features: []string{"X1"},
 	}
 	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
@@ -206,4 +206,13 @@ func BenchmarkReadPool(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// poolOf returns the float64 pool of x, which must be valid.
+func poolOf(contexts, arms, dim int, x []float64) *algorithms.Pool {
+	p, err := algorithms.NewPool(contexts, arms, dim, x)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }
