@@ -42,12 +42,31 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	bs := growF(&ws.bs, K)
 	total := growF(&ws.total, M)
 	clear(total)
+	bb := growF(&ws.bb, M)
+	live := growB(&ws.live, M)
 	// Context by context (the K×M block of β is contiguous), each candidate's
 	// total summed over contexts in increasing order.
 	for c := range l.pool.Contexts {
 		mu, blk := h[c*K:(c+1)*K], beta[c*K*M:(c+1)*K*M]
 		best := plusArgmax(mu)
+		// plusKG is 0 unless an arm other than best passes its filter
+		// mu[best] − mu[a] < 8·|b_a − b_best|; that test, with the same
+		// products b = β·den, runs first over all candidates at once, and
+		// only the candidates with such an arm go through plusKG (a sum
+		// with +0 left out changes nothing).
+		for j, v := range blk[best*M : (best+1)*M] {
+			bb[j] = v * den[j]
+		}
+		clear(live)
+		for a := range K {
+			if a != best {
+				kgFilter(live, blk[a*M:(a+1)*M], den, bb, mu[best]-mu[a])
+			}
+		}
 		for j := range M {
+			if live[j] == 0 {
+				continue
+			}
 			for a := range K {
 				bs[a] = blk[a*M+j] * den[j]
 			}
@@ -55,6 +74,32 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 		}
 	}
 	return append(dst, total...)
+}
+
+// kgFilter sets live[j] to 1 where gap < 8·|row[j]·den[j] − bb[j]|: the
+// arm of row passes plusKG's filter for candidate j.
+func kgFilter(live []uint8, row, den, bb []float64, gap float64) {
+	row, den, bb = row[:len(live)], den[:len(live)], bb[:len(live)]
+	for j := range live {
+		live[j] |= b2u(gap < 8*math.Abs(row[j]*den[j]-bb[j]))
+	}
+}
+
+// b2u returns 1 for true and 0 for false (without a branch).
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// growB returns (*buf)[:n], reallocating if its capacity is short.
+func growB(buf *[]uint8, n int) []uint8 {
+	if cap(*buf) < n {
+		*buf = make([]uint8, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
 
 // plusArgmax returns the first index of the largest of mu.
@@ -70,8 +115,9 @@ func plusArgmax(mu []float64) int {
 
 // kgScratch is the workspace of plusKG.
 type kgScratch struct {
-	idx, env                                []int
-	cut, sp, den, psi, col, beta, bs, total []float64
+	idx, env                                    []int
+	cut, sp, den, psi, col, beta, bs, total, bb []float64
+	live                                        []uint8
 }
 
 // growF returns (*buf)[:n], reallocating if its capacity is short.

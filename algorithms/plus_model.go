@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 	"github.com/neural-adb/nadb/internal/mlp"
 )
@@ -50,10 +51,13 @@ type plusModel struct {
 	uniq   []int
 	slot   []int32
 	batch  *mlp.Batch
-	c, gr  []float64
-	full   *mlp.Batch // workspace for whole-pool forward passes
-	xw, xl []float64  // rows converted from the pool (Pool.RowTo)
-	xblock []float64  // blocks of rows converted from the pool (Pool.Blocks)
+	// gathered is the number of leading rows of uniq whose inputs batch
+	// holds (uniq only grows, and its rows keep their inputs).
+	gathered int
+	c, gr    []float64
+	full     *mlp.Batch // workspace for whole-pool forward passes
+	xw, xl   []float64  // rows converted from the pool (Pool.RowTo)
+	xblock   []float64  // blocks of rows converted from the pool (Pool.Blocks)
 	// Newton workspace.
 	nw, ngrad, nstep, ntrial, nacc []float64
 	hess                           *mat.SymDense
@@ -189,10 +193,11 @@ func (m *plusModel) forwardUniq(net *mlp.Net) *mlp.Batch {
 	a := net.Arch
 	b := m.batch
 	b.Resize(a, len(m.uniq))
-	for k, r := range m.uniq {
-		m.xw = m.pool.RowTo(m.xw, r)
+	for k := m.gathered; k < len(m.uniq); k++ {
+		m.xw = m.pool.RowTo(m.xw, m.uniq[k])
 		copy(b.Input(a, k), m.xw)
 	}
+	m.gathered = len(m.uniq)
 	net.Forward(b)
 	return b
 }
@@ -232,12 +237,13 @@ func (m *plusModel) adam(mb *plusNet) {
 			m.gr[i] = mb.lambda * (t - m.theta0[i])
 		}
 		net.Backward(b, c, m.gr)
-		c1 := 1 - math.Pow(b1, float64(step))
-		c2 := 1 - math.Pow(b2, float64(step))
-		for i, gi := range m.gr {
-			mb.am[i] = b1*mb.am[i] + (1-b1)*gi
-			mb.av[i] = b2*mb.av[i] + (1-b2)*gi*gi
-			net.Theta[i] -= lr * (mb.am[i] / c1) / (math.Sqrt(mb.av[i]/c2) + eps)
-		}
+		// m ← β1·m + (1−β1)·g, v ← β2·v + ((1−β2)·g)·g,
+		// θ ← θ − (lr·(m/(1−β1^t))) / (√(v/(1−β2^t)) + ε), each operation
+		// rounded on its own (vectorised).
+		gemm.AdamStep(net.Theta, mb.am, mb.av, m.gr, gemm.Adam{
+			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,
+			Correction1: 1 - math.Pow(b1, float64(step)), Correction2: 1 - math.Pow(b2, float64(step)),
+			LearningRate: lr, Eps: eps,
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/neural-adb/nadb/internal/cputime"
 	"github.com/neural-adb/nadb/internal/logistic"
 )
 
@@ -270,9 +271,11 @@ func plusAt500(b *testing.B) *NeuralADBPlus {
 // knowledge gradient).
 func BenchmarkPlusSelect(b *testing.B) {
 	l := plusAt500(b)
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		l.Select(Offer{})
 	}
+	b.ReportMetric(cputime.Since(cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkPlusRetrain: one retrain of the four members on 500 duels, with
@@ -280,11 +283,13 @@ func BenchmarkPlusSelect(b *testing.B) {
 // it in Observe.
 func BenchmarkPlusRetrain(b *testing.B) {
 	l := plusAt500(b)
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		l.model.Train()
 		l.post.rebuild(l.model.Current(), l.opt.LambdaU, l.posteriorDuels(), l.fisher)
 		l.post.fitNu(1 - 1/l.opt.PreqHalfLife)
 	}
+	b.ReportMetric(cputime.Since(cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 }
 
 // TestPlusAblateKeepsJSON: the plus-ablate field is left out of the JSON of a
