@@ -108,7 +108,7 @@ func WriteBrief(w io.Writer, rows []Row, width int) error {
 func wrapWords(s string, width int) []string {
 	var lines []string
 	var cur []rune
-	for _, word := range strings.Fields(s) {
+	for word := range strings.FieldsSeq(s) {
 		wr := []rune(word)
 		if len(cur) > 0 && len(cur)+1+len(wr) > width {
 			lines = append(lines, string(cur))
