@@ -16,6 +16,7 @@ import (
 func cmdData(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	usage := func() {
 		fmt.Fprintln(stderr, `usage: nadb data cems -out DIR
+       nadb data synth -out DIR [flags]   (nadb data synth -h)
 
 Writes the shipped CEMSChoice data (303 students, 6 schools; go doc
 realdata.CEMSFiles) as the files of a pool of your own:
@@ -29,12 +30,15 @@ for nadb suggest, export and serve.`)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		usage()
 		if len(args) == 0 {
-			return usageError{errors.New("data: name a data set (cems)")}
+			return usageError{errors.New("data: name a data set (cems, synth)")}
 		}
 		return flag.ErrHelp
 	}
+	if args[0] == "synth" {
+		return cmdDataSynth(stdout, stderr, args[1:])
+	}
 	if args[0] != "cems" {
-		return usageError{fmt.Errorf("data: unknown data set %q (known: cems)", args[0])}
+		return usageError{fmt.Errorf("data: unknown data set %q (known: cems, synth)", args[0])}
 	}
 	fs := flag.NewFlagSet("nadb data cems", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -42,7 +42,7 @@ flags:`
 func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility] (format: go doc poolfile.ReadPool)")
+	poolPath := fs.String("pool", "", "pool: a CSV file context,arm,<features...>[,utility] (go doc poolfile.ReadPool) or a directory with features.npy (contexts, arms, d), contexts.txt, arms.txt[, utility.npy] (go doc poolfile.OpenDir)")
 	answersPath := fs.String("answers", "", "recorded answers: CSV context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie)")
 	out := fs.String("out", "", "write the CSV to this file instead of stdout")
 	modelPath := fs.String("model", "", "also save the learner's model to this JSON file")

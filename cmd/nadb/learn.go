@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,8 +10,6 @@ import (
 	"strconv"
 
 	"github.com/neural-adb/nadb/algorithms"
-	"github.com/neural-adb/nadb/experiments"
-	"github.com/neural-adb/nadb/internal/csvtab"
 	"github.com/neural-adb/nadb/internal/poolfile"
 	"github.com/neural-adb/nadb/label"
 )
@@ -31,19 +28,11 @@ type poolInput struct {
 // readPoolInput reads the files of -pool and -answers (optional).
 func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
 	if poolPath == "" {
-		return nil, usageError{fmt.Errorf("-pool: name the pool file (CSV context,arm,<features...>; nadb data cems writes an example)")}
+		return nil, usageError{fmt.Errorf("-pool: name the pool file (CSV context,arm,<features...>; nadb data cems writes an example) or pool directory (features.npy, contexts.txt, arms.txt)")}
 	}
-	var pf *poolfile.PoolFile
-	sha, err := experiments.ParseHashed("-pool", poolPath, "", func(r io.Reader) (err error) {
-		pf, err = poolfile.ReadPool(r, poolPath)
-		return err
-	})
-	var ce *csvtab.Error
-	if errors.As(err, &ce) {
-		return nil, usageError{fmt.Errorf("-pool: %w", err)}
-	}
+	pf, sha, err := poolfile.Open(poolPath, "")
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usageError{fmt.Errorf("-pool: %w", err)}
 	}
 	in := &poolInput{poolPath: poolPath, answersPath: answersPath, file: pf, sha: sha}
 	if answersPath == "" {

@@ -20,7 +20,7 @@ import (
 func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility] (format: go doc poolfile.ReadPool)")
+	poolPath := fs.String("pool", "", "pool: a CSV file context,arm,<features...>[,utility] (go doc poolfile.ReadPool) or a directory with features.npy (contexts, arms, d), contexts.txt, arms.txt[, utility.npy] (go doc poolfile.OpenDir)")
 	answersPath := fs.String("answers", "", "answers recorded before the session: CSV context,arm1,arm2,y (ties are skipped)")
 	display := fs.String("display", "", "display file: CSV context,arm,label[,image] of what to show (an empty arm labels the context)")
 	logDir := fs.String("log", "", "folder of the session's answer log (created if missing; a restart resumes it)")

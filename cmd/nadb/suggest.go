@@ -17,7 +17,7 @@ import (
 func cmdSuggest(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb suggest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	poolPath := fs.String("pool", "", "pool file: CSV context,arm,<features...>[,utility], one row per (context, arm) (format: go doc poolfile.ReadPool)")
+	poolPath := fs.String("pool", "", "pool: a CSV file context,arm,<features...>[,utility] (go doc poolfile.ReadPool) or a directory with features.npy (contexts, arms, d), contexts.txt, arms.txt[, utility.npy] (go doc poolfile.OpenDir)")
 	answersPath := fs.String("answers", "", "recorded answers: CSV context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie; ties are skipped)")
 	n := fs.Int("n", 10, "number of distinct queries to suggest")
 	out := fs.String("out", "", "write the CSV to this file instead of stdout")

@@ -3,9 +3,10 @@ package pool
 import (
 	"bytes"
 	"errors"
-	"io"
+	"fmt"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/csvtab"
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
@@ -25,7 +26,7 @@ func init() {
 
 func check(p experiments.ProblemSpec) error {
 	if p.Pool == "" {
-		return errors.New("pool: no pool file: problem pool needs a pool CSV with header context,arm,<features…>[,utility]")
+		return errors.New("pool: no pool file: problem pool needs a pool CSV with header context,arm,<features…>[,utility], or a pool directory (features.npy, contexts.txt, arms.txt)")
 	}
 	if err := p.Missing.Validate(); err != nil {
 		return &experiments.FieldError{Pkg: "pool", Field: "missing", Msg: err.Error()}
@@ -45,7 +46,16 @@ func canonical(p experiments.ProblemSpec) experiments.ProblemSpec {
 
 func resolve(p experiments.ProblemSpec) (experiments.ProblemSpec, error) {
 	var err error
-	if p.PoolSHA, err = experiments.HashFile("pool", p.Pool, p.PoolSHA); err != nil {
+	if poolfile.IsDir(p.Pool) {
+		sha, err := poolfile.HashDir(p.Pool)
+		if err != nil {
+			return p, fmt.Errorf("pool: %w", err)
+		}
+		if p.PoolSHA != "" && p.PoolSHA != sha {
+			return p, fmt.Errorf("pool: %s has changed since the run was specified (sha256 %s, spec records %s)", p.Pool, sha, p.PoolSHA)
+		}
+		p.PoolSHA = sha
+	} else if p.PoolSHA, err = experiments.HashFile("pool", p.Pool, p.PoolSHA); err != nil {
 		return p, err
 	}
 	if p.Answers != "" {
@@ -57,11 +67,13 @@ func resolve(p experiments.ProblemSpec) (experiments.ProblemSpec, error) {
 }
 
 func build(p experiments.ProblemSpec, seed uint64) (*experiments.Problem, error) {
-	var pf *poolfile.PoolFile
-	if _, err := experiments.ParseHashed("pool", p.Pool, p.PoolSHA, func(r io.Reader) (err error) {
-		pf, err = poolfile.ReadPool(r, p.Pool)
-		return err
-	}); err != nil {
+	// A pool directory's features stay mapped for the problem's life.
+	pf, _, err := poolfile.Open(p.Pool, p.PoolSHA)
+	var ce *csvtab.Error
+	if err != nil && !errors.As(err, &ce) {
+		return nil, fmt.Errorf("pool: %w", err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if p.Standardise {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -313,10 +314,39 @@ func Write[T float32 | float64](w io.Writer, shape []int, x []T) error {
 	if _, ok := any(zero).(float32); ok {
 		dt = Float32
 	}
-	h := Header{DType: dt, Shape: shape}
-	if h.Len() != len(x) {
+	if n := (Header{Shape: shape}).Len(); n != len(x) {
 		return fmt.Errorf("npy: %d values for shape %s", len(x), ShapeString(shape))
 	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	writeHeader(bw, dt, shape)
+	writeValues(bw, dt, x)
+	return bw.Flush()
+}
+
+// WriteBlocks is Write for values that come in float64 blocks (their
+// lengths summing to the product of shape), stored as dt: float32 values are
+// rounded to nearest.
+func WriteBlocks(w io.Writer, shape []int, dt DType, blocks iter.Seq[[]float64]) error {
+	want := (Header{Shape: shape}).Len()
+	bw := bufio.NewWriterSize(w, 1<<16)
+	writeHeader(bw, dt, shape)
+	n := 0
+	for x := range blocks {
+		n += len(x)
+		if n > want {
+			break
+		}
+		writeValues(bw, dt, x)
+	}
+	if n != want {
+		return fmt.Errorf("npy: %d values or more for shape %s", n, ShapeString(shape))
+	}
+	return bw.Flush()
+}
+
+// writeHeader writes the magic string, the version, the header's length and
+// the header as np.save does.
+func writeHeader(bw *bufio.Writer, dt DType, shape []int) {
 	head := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", dt.Descr(), ShapeString(shape))
 	pre := 10
 	if len(head)+1+pre > math.MaxUint16 {
@@ -324,7 +354,6 @@ func Write[T float32 | float64](w io.Writer, shape []int, x []T) error {
 	}
 	pad := (64 - (pre+len(head)+1)%64) % 64
 	head += strings.Repeat(" ", pad) + "\n"
-	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString(Magic)
 	if pre == 10 {
 		bw.Write([]byte{1, 0})
@@ -334,6 +363,10 @@ func Write[T float32 | float64](w io.Writer, shape []int, x []T) error {
 		binary.Write(bw, binary.LittleEndian, uint32(len(head)))
 	}
 	bw.WriteString(head)
+}
+
+// writeValues writes x little-endian as dt.
+func writeValues[T float32 | float64](bw *bufio.Writer, dt DType, x []T) {
 	var buf [8]byte
 	for _, v := range x {
 		if dt == Float32 {
@@ -344,7 +377,6 @@ func Write[T float32 | float64](w io.Writer, shape []int, x []T) error {
 			bw.Write(buf[:])
 		}
 	}
-	return bw.Flush()
 }
 
 // decode converts little-endian data into a new slice of the header's type.

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/csvtab"
 )
 
@@ -39,7 +38,7 @@ func FuzzReadPool(f *testing.F) {
 			t.Fatalf("streaming error %v, whole-file error %v", err, werr)
 		}
 		if err == nil {
-			if d := cmp.Diff(whole, pf, cmpopts.IgnoreUnexported(algorithms.Pool{}), cmpopts.EquateEmpty()); d != "" {
+			if d := cmp.Diff(whole, pf, cmpopts.IgnoreUnexported(PoolFile{}), cmpopts.EquateEmpty()); d != "" {
 				t.Fatalf("streaming and whole-file pools differ (-whole +streaming):\n%s", d)
 			}
 		}
@@ -76,7 +75,7 @@ func FuzzReadPool(f *testing.F) {
 		if err != nil {
 			t.Fatalf("WritePool output does not parse: %v\n%q", err, b.String())
 		}
-		if d := cmp.Diff(pf, again, cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
+		if d := cmp.Diff(pf, again, cmpopts.IgnoreUnexported(PoolFile{})); d != "" {
 			t.Fatalf("round trip differs (-first +second):\n%s", d)
 		}
 	})

@@ -55,6 +55,9 @@ type PoolFile struct {
 	Arms     []string  // arm identifiers, by pool row n = c·K + a
 	Features []string  // feature column names, in file order
 	Utility  []float64 // latent utility of every pool row; nil without a utility column
+
+	close  func() error // releases the mapped features of a pool directory (Close)
+	mapped int64        // bytes of features mapped from a file (Mapped)
 }
 
 // WritePool writes pf in the pool file format; ReadPool reads it back equal.

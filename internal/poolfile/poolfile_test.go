@@ -43,7 +43,7 @@ func TestReadPool(t *testing.T) {
 		Features: []string{"x1", "x2"},
 		Utility:  []float64{2, 0, 1, 0, 1, 3},
 	}
-	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
+	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(PoolFile{})); d != "" {
 		t.Errorf("ReadPool (-want +got):\n%s", d)
 	}
 
@@ -54,7 +54,7 @@ func TestReadPool(t *testing.T) {
 		Pool:     poolOf(2, 2, 1, []float64{1, 3, 2, 4}),
 		Contexts: []string{"c1", "c2"}, Arms: []string{"a", "b", "a", "b"}, Features: []string{"X1"},
 	}
-	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
+	if d := cmp.Diff(want, pf, cmpopts.IgnoreUnexported(PoolFile{})); d != "" {
 		t.Errorf("ReadPool, shuffled columns (-want +got):\n%s", d)
 	}
 
@@ -62,7 +62,7 @@ func TestReadPool(t *testing.T) {
 	if err := WritePool(&b, mustPool(t, tinyPool)); err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(mustPool(t, tinyPool), mustPool(t, b.String()), cmpopts.IgnoreUnexported(algorithms.Pool{})); d != "" {
+	if d := cmp.Diff(mustPool(t, tinyPool), mustPool(t, b.String()), cmpopts.IgnoreUnexported(PoolFile{})); d != "" {
 		t.Errorf("WritePool does not round-trip (-want +got):\n%s", d)
 	}
 }

@@ -92,7 +92,7 @@ func TestReadPoolMatchesWhole(t *testing.T) {
 			continue
 		}
 		valid++
-		if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(algorithms.Pool{}), cmpopts.EquateEmpty()); d != "" {
+		if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(PoolFile{}), cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("input %q (-whole +streaming):\n%s", in, d)
 		}
 	}
