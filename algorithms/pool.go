@@ -234,9 +234,9 @@ func (p *Pool) checkFinite(s0, s1, c0 int) error {
 	per := p.Arms * p.Dim
 	i := -1
 	if p.f32 != nil {
-		i = firstNonFinite(p.f32[s0*per : s1*per])
+		i = firstNonFinite32(p.f32[s0*per : s1*per])
 	} else {
-		i = firstNonFinite(p.f64[s0*per : s1*per])
+		i = firstNonFinite64(p.f64[s0*per : s1*per])
 	}
 	if i < 0 {
 		return nil
@@ -251,10 +251,45 @@ func (p *Pool) checkFinite(s0, s1, c0 int) error {
 	return fmt.Errorf("pool: feature %d of context %d arm %d is %v", i%p.Dim, c0+k/p.Arms, k%p.Arms, v)
 }
 
-// firstNonFinite returns the index of the first NaN or ±Inf of x, or −1.
-func firstNonFinite[T float32 | float64](x []T) int {
-	for i, v := range x {
-		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+// firstNonFinite32 returns the index of the first NaN or ±Inf of x (all
+// exponent bits set), or −1. It tests blocks of 16 values without a branch
+// per value: adding one to an exponent field that is all ones carries into
+// the sign bit, and only then (a pool is scanned at 1 ns per 4–8 values).
+func firstNonFinite32(x []float32) int {
+	const exp, one, carry = 0x7f800000, 0x00800000, 0x80000000
+	i := 0
+	for ; i+16 <= len(x); i += 16 {
+		var acc uint32
+		for _, v := range x[i : i+16] {
+			acc |= math.Float32bits(v)&exp + one
+		}
+		if acc&carry != 0 {
+			break
+		}
+	}
+	for ; i < len(x); i++ {
+		if math.Float32bits(x[i])&exp == exp {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstNonFinite64 is firstNonFinite32 for float64 values.
+func firstNonFinite64(x []float64) int {
+	const exp, one, carry = 0x7ff0000000000000, 0x0010000000000000, 0x8000000000000000
+	i := 0
+	for ; i+16 <= len(x); i += 16 {
+		var acc uint64
+		for _, v := range x[i : i+16] {
+			acc |= math.Float64bits(v)&exp + one
+		}
+		if acc&carry != 0 {
+			break
+		}
+	}
+	for ; i < len(x); i++ {
+		if math.Float64bits(x[i])&exp == exp {
 			return i
 		}
 	}

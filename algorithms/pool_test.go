@@ -199,3 +199,27 @@ func describe(p *Pool) string {
 	}
 	return "float64"
 }
+
+func TestFirstNonFinite(t *testing.T) {
+	for _, n := range []int{0, 1, 15, 16, 17, 40} {
+		for at := -1; at < n; at++ {
+			for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+				x := make([]float64, n)
+				x32 := make([]float32, n)
+				for i := range x {
+					x[i] = float64(i) * -1e300 // finite, some huge
+					x32[i] = float32(i) * 3e36
+				}
+				if at >= 0 {
+					x[at], x32[at] = bad, float32(bad)
+				}
+				if got := firstNonFinite64(x); got != at {
+					t.Errorf("float64 n %d, %v at %d: got %d", n, bad, at, got)
+				}
+				if got := firstNonFinite32(x32); got != at {
+					t.Errorf("float32 n %d, %v at %d: got %d", n, bad, at, got)
+				}
+			}
+		}
+	}
+}

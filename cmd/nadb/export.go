@@ -85,7 +85,11 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		reportReplay(stderr, "export", in, ties)
 		sum = lp.Summary()
 		if *modelPath != "" {
-			m, err := algorithms.Snapshot(lp.Learner(), ls.algo, ls.env(in), in.sha)
+			sha, err := in.poolSHA()
+			if err != nil {
+				return err
+			}
+			m, err := algorithms.Snapshot(lp.Learner(), ls.algo, ls.env(in), sha)
 			if err != nil {
 				return usageError{fmt.Errorf("-model: %w", err)}
 			}
@@ -113,7 +117,11 @@ func loadedSummary(in *poolInput, path string) (label.Summary, error) {
 		return label.Summary{}, usageError{fmt.Errorf("-load: %w", err)}
 	}
 	defer f.Close()
-	m, err := algorithms.ReadModel(f, path, in.sha)
+	sha, err := in.poolSHA()
+	if err != nil {
+		return label.Summary{}, err
+	}
+	m, err := algorithms.ReadModel(f, path, sha)
 	if err != nil {
 		return label.Summary{}, usageError{fmt.Errorf("-load: %w", err)}
 	}

@@ -25,6 +25,20 @@ type poolInput struct {
 	answers               *poolfile.Answers // nil without an answers file
 }
 
+// poolSHA returns the sha256 of the pool (a model file records it): of the
+// file, or HashDir of a pool directory, computed on first use.
+func (in *poolInput) poolSHA() (string, error) {
+	if in.sha != "" || !poolfile.IsDir(in.poolPath) {
+		return in.sha, nil
+	}
+	sha, err := poolfile.HashDir(in.poolPath)
+	if err != nil {
+		return "", fmt.Errorf("-pool: %w", err)
+	}
+	in.sha = sha
+	return sha, nil
+}
+
 // readPoolInput reads the files of -pool and -answers (optional).
 func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
 	if poolPath == "" {

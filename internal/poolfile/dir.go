@@ -240,8 +240,10 @@ func HashDir(dir string) (string, error) {
 }
 
 // Open reads the pool at path, a pool directory or a CSV pool file, and
-// returns it with its sha256 (HashDir for a directory, of the file
-// otherwise). When want is not empty and the pool's sha256 differs, the
+// returns it with its sha256: of the file, computed as it is parsed, or for
+// a directory HashDir — only when want is not empty (hashing gigabytes of
+// features costs seconds; call HashDir when the sha256 is needed), and ""
+// otherwise. When want is not empty and the pool's sha256 differs, the
 // error says the pool has changed. Errors in the pool's content are
 // *csvtab.Error values.
 func Open(path, want string) (*PoolFile, string, error) {
@@ -252,12 +254,15 @@ func Open(path, want string) (*PoolFile, string, error) {
 		return nil
 	}
 	if IsDir(path) {
-		sha, err := HashDir(path)
-		if err != nil {
-			return nil, "", err
-		}
-		if err := changed(sha); err != nil {
-			return nil, "", err
+		sha := ""
+		if want != "" {
+			var err error
+			if sha, err = HashDir(path); err != nil {
+				return nil, "", err
+			}
+			if err := changed(sha); err != nil {
+				return nil, "", err
+			}
 		}
 		pf, err := OpenDir(path)
 		return pf, sha, err
