@@ -175,6 +175,8 @@ type ridge struct {
 	theta  []float64
 	rows   rowScores // θ̂ᵀx_n
 	chol   mat.Cholesky
+	// replaying defers the solve to the end of a replay (replay.go).
+	replaying bool
 }
 
 func newRidge(env Env) *ridge {
@@ -198,6 +200,14 @@ func (r *ridge) AddTarget(c, a int, y float64) {
 		}
 	}
 	floats.AddScaled(r.b, y-r.offset, x)
+	if !r.replaying {
+		r.solve()
+	}
+}
+
+// solve sets θ̂ = V⁻¹b and the row scores.
+func (r *ridge) solve() {
+	d := r.pool.Dim
 	// λ > 0 makes V positive definite; features of extreme scale can still
 	// break the factorisation or the solve numerically: then θ̂ keeps its
 	// previous value (numerics.go).

@@ -39,6 +39,9 @@ type LinearBT struct {
 	hess                 *mat.SymDense
 	chol                 mat.Cholesky
 	lastIters            int
+	// While replaying a log (replay.go): the schedule to restore and the
+	// duels before the replay.
+	replayEvery, replayFrom int
 }
 
 // NewLinearBT returns the model at θ = 0 for env's pool and config; policy

@@ -38,9 +38,11 @@ type NeuralModel struct {
 	trainOf map[int]int   // pool row → row of train
 	feat    *mlp.Features // gradient features of every row (dense-kernel pools only)
 	duels   int
-	targets int         // regression targets (AddTarget)
-	sigmaK  float64     // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
-	kernel  gram.Kernel // K0 = ΦΦᵀ of the features (nil without confidence)
+	targets int            // regression targets (AddTarget)
+	trains  int            // retrains so far
+	replay  replaySchedule // the schedule while replaying a log (replay.go)
+	sigmaK  float64        // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
+	kernel  gram.Kernel    // K0 = ΦΦᵀ of the features (nil without confidence)
 }
 
 // NewNeuralModel builds the network at θ0 from the stream (env.Seed, 1) and,
@@ -138,7 +140,7 @@ func (m *NeuralModel) AddDuel(c, win, lose int) {
 	m.sync()
 	m.trainer.Add(m.trainerRow(m.Pool.Row(c, win)), m.trainerRow(m.Pool.Row(c, lose)))
 	m.duels++
-	if m.duels%m.Cfg.RetrainEvery == 0 {
+	if m.duels%m.Cfg.RetrainEvery == 0 && m.replay.due(m.duels+m.targets) {
 		m.Retrain()
 	}
 }
@@ -150,7 +152,7 @@ func (m *NeuralModel) AddTarget(c, a int, y float64) {
 	m.sync()
 	m.trainer.AddTarget(m.trainerRow(m.Pool.Row(c, a)), y)
 	m.targets++
-	if (m.duels+m.targets)%m.Cfg.RetrainEvery == 0 {
+	if (m.duels+m.targets)%m.Cfg.RetrainEvery == 0 && m.replay.due(m.duels+m.targets) {
 		m.Retrain()
 	}
 }
@@ -159,8 +161,12 @@ func (m *NeuralModel) AddTarget(c, a int, y float64) {
 func (m *NeuralModel) Retrain() {
 	m.sync()
 	m.trainer.Train()
+	m.trains++
 	m.rows.refresh(m.score)
 }
+
+// Retrains returns the number of retrains so far.
+func (m *NeuralModel) Retrains() int { return m.trains }
 
 // Duels returns the number of recorded duels.
 func (m *NeuralModel) Duels() int { return m.duels }

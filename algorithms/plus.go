@@ -108,6 +108,7 @@ type NeuralADBPlus struct {
 	pend       pending         // queries in the posterior before their answers (Pend)
 	pendRows   [][2]int
 	kgWS       kgScratch
+	replay     replaySchedule // the schedule while replaying a log (replay.go)
 }
 
 func init() {
@@ -245,12 +246,17 @@ func (l *NeuralADBPlus) Observe(q Query, y Feedback) {
 		hm := l.post.mb.h // the Fisher weight of the member the posterior is of
 		l.post.add(rw, rl, l.fisher(hm[rw]-hm[rl]))
 	}
-	if len(l.model.duels)%l.cfg.RetrainEvery == 0 {
-		l.model.Train()
-		l.post.rebuild(l.model.Current(), l.opt.LambdaU, l.posteriorDuels(), l.fisher)
-		if l.opt.FitNu {
-			l.post.fitNu(1 - 1/l.opt.PreqHalfLife)
-		}
+	if len(l.model.duels)%l.cfg.RetrainEvery == 0 && l.replay.due(len(l.model.duels)) {
+		l.retrain()
+	}
+}
+
+// retrain retrains the model family and rebuilds the posterior at it.
+func (l *NeuralADBPlus) retrain() {
+	l.model.Train()
+	l.post.rebuild(l.model.Current(), l.opt.LambdaU, l.posteriorDuels(), l.fisher)
+	if l.opt.FitNu {
+		l.post.fitNu(1 - 1/l.opt.PreqHalfLife)
 	}
 }
 

@@ -92,8 +92,9 @@ func (l *NeuralADBTSCtx) Observe(q Query, y Feedback) {
 	l.post.embed(l.NeuralModel)
 	l.recM = append(l.recM, h[rw]-h[rl])
 	l.recV = append(l.recV, l.post.var2(rw, rl))
+	trains := l.Retrains()
 	l.NeuralADB.Observe(q, y)
-	if l.Duels()%l.Cfg.RetrainEvery == 0 { // the network was retrained
+	if l.Retrains() > trains { // the network was retrained
 		l.post.duels = append(l.post.duels, [2]int{rw, rl})
 		l.post.rebuild(l.NeuralModel)
 		l.nu2 = fitNu2(l.recM, l.recV)

@@ -85,7 +85,9 @@ func (s *learnerSpec) env(in *poolInput) algorithms.Env {
 }
 
 // proposer builds the learner on the pool of in and feeds it the strict
-// recorded answers in file order; it returns the number of ties skipped.
+// recorded answers in file order, as a replay (algorithms.Replayer: the
+// retraining is coalesced rather than done on the online schedule); it
+// returns the number of ties skipped.
 func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.LearnerProposer, int, error) {
 	if s.algo == "" {
 		return nil, 0, usageError{fmt.Errorf("-algo: name an algorithm (see nadb list)")}
@@ -99,6 +101,8 @@ func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.Learn
 		return lp, 0, nil
 	}
 	ties := 0
+	algorithms.BeginReplay(l)
+	defer algorithms.EndReplay(l)
 	for _, a := range in.answers.List {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
