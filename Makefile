@@ -72,6 +72,10 @@ figures: nadb
 	bin/nadb figures -out figures
 	bin/nadb theory -out figures/theory
 
+## figure-costs: the expected processor time of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list and the progress ETA) from the times the cache recorded: run after a cold make figures
+figure-costs: nadb
+	bin/nadb figures -costs experiments/sweep/costs.csv
+
 ## figures-quick: the same figures at reduced scale into figures/quick/ (a smoke check, < 5 minutes)
 figures-quick: nadb
 	bin/nadb figures -quick -out figures/quick

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/sweep"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/internal/par"
 )
 
@@ -25,7 +27,8 @@ func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	shard := fs.String("shard", "", "run only shard i/n of the sweep (1 ≤ i ≤ n), e.g. one task of a job array; plots nothing")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results")
 	out := fs.String("out", "", "directory the figures are written to (default figures, the committed paper-scale results; required with -quick, which refuses to overwrite paper-scale figures)")
-	list := fs.Bool("list", false, "list the figures and their run counts, run nothing")
+	list := fs.Bool("list", false, "list the figures, their run counts and expected processor time (from the committed cost table), run nothing")
+	costs := fs.String("costs", "", "write the cost table of the figures' runs from the processor times recorded in the cache to this file (experiments/sweep/costs.csv after a cold sweep), run nothing")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: nadb figures [flags]
 
@@ -60,7 +63,7 @@ flags:`)
 	if err != nil {
 		return usageError{fmt.Errorf("-only: %w", err)}
 	}
-	if *out == "" && !*list && sh.N <= 1 {
+	if *out == "" && !*list && *costs == "" && sh.N <= 1 {
 		if sc.Name != sweep.Paper.Name {
 			return usageError{fmt.Errorf("-out: a %s-scale sweep needs a directory of its own (figures/ holds the paper-scale results), e.g. -out figures/quick", sc.Name)}
 		}
@@ -82,30 +85,17 @@ flags:`)
 		jobs = append(jobs, f.Jobs()...)
 	}
 	if *list {
-		// Distinct runs, as the sweep counts them: a run drawn in two
-		// panels (or two figures) is computed once.
-		seen := map[string]bool{}
-		for _, f := range figs {
-			own, fresh := map[string]bool{}, 0
-			for _, j := range f.Jobs() {
-				k := j.Spec.Key()
-				if !own[k] && !seen[k] {
-					fresh++
-				}
-				own[k], seen[k] = true, true
-			}
-			shared := ""
-			if fresh < len(own) {
-				shared = fmt.Sprintf(" (%d shared with figures above)", len(own)-fresh)
-			}
-			fmt.Fprintf(stdout, "%-24s %4d runs%s  %s: %s\n", f.ID, len(own), shared, f.Paper, f.Caption)
-		}
-		fmt.Fprintf(stdout, "%d distinct runs in all\n", len(seen))
+		listFigures(stdout, figs, *workers)
 		return nil
 	}
 	cache := &sweep.Cache{Dir: *cacheDir}
+	if *costs != "" {
+		return writeCosts(stderr, *costs, figs, cache)
+	}
 	prog := newProgress(stderr, sc.Name)
-	sw := sweep.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event}
+	est := sweep.DefaultCosts()
+	sw := sweep.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event,
+		Cost: func(s experiments.Spec) float64 { c, _ := est.Estimate(s); return c }}
 	start := time.Now()
 	err = sw.Execute(ctx, jobs)
 	prog.finish()
@@ -135,6 +125,90 @@ flags:`)
 		fmt.Fprintf(stdout, "%s: %s\n", f.ID, strings.Join(written[i], " "))
 	}
 	return nil
+}
+
+// listFigures prints every figure with its distinct runs (as the sweep
+// counts them: a run drawn in two panels or two figures is computed once)
+// and their expected processor time from the committed cost table, then
+// the totals and the wall time they take on workers cores.
+func listFigures(w io.Writer, figs []sweep.Figure, workers int) {
+	est := sweep.DefaultCosts()
+	seen := map[string]bool{}
+	total, unmeasured := 0.0, 0
+	for _, f := range figs {
+		own, fresh, cpu, miss := map[string]bool{}, 0, 0.0, 0
+		for _, j := range f.Jobs() {
+			k := j.Spec.Key()
+			if !own[k] && !seen[k] {
+				fresh++
+				c, ok := est.Estimate(j.Spec)
+				cpu += c
+				if !ok {
+					miss++
+				}
+			}
+			own[k], seen[k] = true, true
+		}
+		var notes []string
+		if fresh < len(own) {
+			notes = append(notes, fmt.Sprintf("%d shared with figures above", len(own)-fresh))
+		}
+		if miss > 0 {
+			notes = append(notes, fmt.Sprintf("%d not measured: guessed", miss))
+		}
+		note := ""
+		if len(notes) > 0 {
+			note = "(" + strings.Join(notes, "; ") + ") "
+		}
+		fmt.Fprintf(w, "%-24s %4d runs %6.1f CPU-min  %s%s: %s\n", f.ID, len(own), cpu/60, note, f.Paper, f.Caption)
+		total += cpu
+		unmeasured += miss
+	}
+	fmt.Fprintf(w, "%d distinct runs in all: about %.0f CPU-minutes, %.0f minutes of wall time with %d workers on as many idle cores", len(seen), total/60, total/60/float64(workers), workers)
+	if unmeasured > 0 {
+		fmt.Fprintf(w, " (%d runs guessed from the measured ones)", unmeasured)
+	}
+	fmt.Fprintf(w, "\nexpected processor times: experiments/sweep/costs.csv, %s\n", strings.ReplaceAll(est.Note, "\n", " "))
+}
+
+// writeCosts writes the cost table of the figures' runs from the processor
+// times the cache recorded (nadb figures -costs).
+func writeCosts(stderr io.Writer, path string, figs []sweep.Figure, cache *sweep.Cache) error {
+	rows, missing, err := sweep.MeasuredCosts(figs, cache)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("-costs: no run of these figures in %s has a recorded processor time; run the sweep first (a cold one: runs cached before the time was recorded have none)", cache.Dir)
+	}
+	runs := 0
+	for _, r := range rows {
+		runs += r.Runs
+	}
+	note := fmt.Sprintf("Processor time (user + sys seconds of the run's thread) of one run of each configuration of the figures:\n"+
+		"the mean over %d cached runs, written by nadb figures -costs after a sweep with %s on %s (%s).", runs, runtime.Version(), cpuModel(), runtime.GOARCH)
+	if err := fsutil.WriteWith(path, func(w io.Writer) error { return sweep.WriteCosts(w, note, rows) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "%s: %d configurations from %d runs", path, len(rows), runs)
+	if missing > 0 {
+		fmt.Fprintf(stderr, " (%d runs without a recorded time left out)", missing)
+	}
+	fmt.Fprintln(stderr)
+	return nil
+}
+
+// cpuModel returns the processor's model name (Linux), or "unknown processor".
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return "unknown processor"
 }
 
 // guardPaperFigures refuses, for a sweep that is not at paper scale, an
@@ -177,14 +251,18 @@ func guardPaperFigures(out string, sc sweep.Scale, figs []sweep.Figure) error {
 }
 
 // progress shows a live bar on a terminal and one line per finished run
-// otherwise.
+// otherwise. Its ETA weighs the runs by their expected processor time when
+// the sweep gives it (Event.Expected and Left): the time so far per expected
+// second of the runs finished, times the expected seconds left; otherwise
+// it counts runs.
 type progress struct {
 	w           io.Writer
 	tty         bool
 	scale       string
 	start       time.Time
-	runs        int // runs actually executed (not cached)
-	done, total int // of the last event
+	runs        int     // runs actually executed (not cached)
+	expected    float64 // their expected processor seconds
+	done, total int     // of the last event
 }
 
 // interrupted turns the error of an interrupted sweep into one that says
@@ -210,9 +288,14 @@ func (p *progress) event(ev sweep.Event) {
 	p.done, p.total = ev.Done, ev.Total
 	if !ev.Cached {
 		p.runs++
+		p.expected += ev.Expected
 	}
 	eta := "?"
-	if p.runs > 0 {
+	switch {
+	case p.expected > 0:
+		left := time.Duration(float64(time.Since(p.start)) / p.expected * ev.Left)
+		eta = left.Round(time.Second).String()
+	case p.runs > 0:
 		left := time.Duration(float64(time.Since(p.start)) / float64(p.runs) * float64(ev.Total-ev.Done))
 		eta = left.Round(time.Second).String()
 	}

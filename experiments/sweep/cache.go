@@ -28,6 +28,7 @@ type cached struct {
 	Key          string           `json:"key"`
 	Spec         experiments.Spec `json:"spec"`
 	WallSeconds  float64          `json:"wall_s"`
+	CPUSeconds   float64          `json:"cpu_s,omitempty"` // the run's thread (user + sys); 0: not measured
 	Counts       []int            `json:"counts"`
 	ExtraColumns []string         `json:"extra_columns,omitempty"`
 	CSV          string           `json:"csv"`
@@ -40,36 +41,59 @@ func (c *Cache) path(key string) string {
 // Load returns the cached result of spec, or ok = false if there is none.
 // A file that exists but cannot be read back is reported as an error.
 func (c *Cache) Load(spec experiments.Spec) (res *experiments.Result, wall float64, ok bool, err error) {
-	key := spec.Key()
-	data, err := os.ReadFile(c.path(key))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, false, nil
-	}
-	if err != nil {
-		return nil, 0, false, err
-	}
-	var f cached
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, 0, false, fmt.Errorf("cache file %s: %w (delete it to recompute)", c.path(key), err)
-	}
-	if f.Key != key {
-		return nil, 0, false, fmt.Errorf("cache file %s holds key %s (delete it to recompute)", c.path(key), f.Key)
+	f, ok, err := c.read(spec)
+	if !ok || err != nil {
+		return nil, 0, ok, err
 	}
 	cps, cols, err := experiments.ReadCSV(strings.NewReader(f.CSV))
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("cache file %s: %w", c.path(key), err)
+		return nil, 0, false, fmt.Errorf("cache file %s: %w", c.path(f.Key), err)
 	}
 	return &experiments.Result{Spec: spec, Checkpoints: cps, Counts: f.Counts, ExtraColumns: cols}, f.WallSeconds, true, nil
 }
 
-// Store writes res atomically.
-func (c *Cache) Store(res *experiments.Result, wall float64) error {
+// CPU returns the processor time in seconds that the cached run of spec
+// took (its thread's user + sys time), or ok = false if the run is not
+// cached or its time was not measured.
+func (c *Cache) CPU(spec experiments.Spec) (sec float64, ok bool, err error) {
+	f, ok, err := c.read(spec)
+	if !ok || err != nil {
+		return 0, false, err
+	}
+	return f.CPUSeconds, f.CPUSeconds > 0, nil
+}
+
+// read returns the cache file of spec, or ok = false if there is none.
+func (c *Cache) read(spec experiments.Spec) (f cached, ok bool, err error) {
+	key := spec.Key()
+	data, err := os.ReadFile(c.path(key))
+	if errors.Is(err, os.ErrNotExist) {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, err
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, false, fmt.Errorf("cache file %s: %w (delete it to recompute)", c.path(key), err)
+	}
+	if f.Key != key {
+		return f, false, fmt.Errorf("cache file %s holds key %s (delete it to recompute)", c.path(key), f.Key)
+	}
+	return f, true, nil
+}
+
+// Store writes res atomically, with the wall-clock seconds its run took.
+func (c *Cache) Store(res *experiments.Result, wall float64) error { return c.StoreCPU(res, wall, 0) }
+
+// StoreCPU is Store with the processor seconds the run took (0: not
+// measured), which CPU returns and the cost table is made from.
+func (c *Cache) StoreCPU(res *experiments.Result, wall, cpu float64) error {
 	var buf bytes.Buffer
 	if err := experiments.WriteCSV(&buf, res); err != nil {
 		return err
 	}
 	key := res.Spec.Key()
-	data, err := json.MarshalIndent(cached{Key: key, Spec: res.Spec, WallSeconds: wall, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}, "", " ")
+	data, err := json.MarshalIndent(cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpu, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}, "", " ")
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,15 @@
 // configuration and experiments.CacheVersion), written atomically, and
 // skipped when present, so an interrupted sweep resumes and a cached figure
 // re-plots in seconds. A Shard takes a deterministic part of the runs by key,
-// for the tasks of a cluster job array. Aggregate turns the runs into means
-// with 95% Student-t intervals per checkpoint; Render writes PNG, SVG, PDF, the
-// plotted numbers as CSV and a manifest; a figure's Tables hook adds tables
-// (the real-data summaries, SummaryAt).
+// for the tasks of a cluster job array. The cache also records the
+// processor time of every run (its thread's user + sys time); the cost table
+// costs.csv (Costs, CostKey), written from those times by nadb figures
+// -costs, gives the expected processor time of every configuration: nadb
+// figures -list prints it per figure, a sweep starts its most expensive runs
+// first, and the progress display's ETA weighs the runs by it. Aggregate
+// turns the runs into means with 95% Student-t intervals per checkpoint;
+// Render writes PNG, SVG, PDF, the plotted numbers as CSV and a manifest; a
+// figure's Tables hook adds tables (the real-data summaries, SummaryAt).
 //
 // How things look is decided here, not in the drawing package
 // (internal/plotfig): every algorithm's legend name and style, a colour,

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"time"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/cputime"
 	"github.com/neural-adb/nadb/internal/par"
 )
 
@@ -20,11 +23,15 @@ type Job struct {
 // Event reports one finished (or cached) run of a sweep.
 type Event struct {
 	Job
-	Wall   float64 // seconds the run took (0 when cached)
-	Cached bool
-	Done   int // runs finished so far, cached ones included
-	Total  int // runs in this sweep (after sharding)
-	Err    error
+	Wall float64 // seconds the run took (0 when cached)
+	CPU  float64 // processor seconds of the run's thread (0 when cached or not measured)
+	// Expected is the run's expected processor time and Left that of the
+	// runs to execute that have not finished yet (Sweep.Cost; 0 without it).
+	Expected, Left float64
+	Cached         bool
+	Done           int // runs finished so far, cached ones included
+	Total          int // runs in this sweep (after sharding)
+	Err            error
 }
 
 // Sweep executes runs in parallel, reusing and filling a cache.
@@ -33,11 +40,17 @@ type Sweep struct {
 	Workers int         // 0: GOMAXPROCS
 	Shard   Shard       // zero value: everything
 	OnEvent func(Event) // called from one goroutine at a time
+	// Cost, if set, is the expected processor time of a run (Costs.Estimate):
+	// the runs start in decreasing order of it, so that the longest runs do
+	// not end the sweep with the other workers idle.
+	Cost func(experiments.Spec) float64
 }
 
 // Execute runs every job of the shard that is not cached yet, on Workers
 // goroutines (internal/par). Each result is stored as soon as its run
-// finishes, so an interrupted sweep loses at most the runs in progress.
+// finishes, with the processor time of the run's thread (cputime.Thread:
+// the goroutine stays on one thread while it runs), so an interrupted sweep
+// loses at most the runs in progress.
 // Results do not depend on the number of workers: every run is deterministic
 // in its Spec. It returns the context's error or the first failed run's (in
 // job order), after letting the other runs finish.
@@ -56,6 +69,28 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 			todo = append(todo, j)
 		}
 	}
+	cost := make([]float64, len(todo))
+	left := 0.0
+	if s.Cost != nil {
+		byKey := make(map[string]float64, len(todo))
+		for _, j := range todo {
+			byKey[j.Spec.Key()] = s.Cost(j.Spec)
+		}
+		slices.SortStableFunc(todo, func(a, b Job) int {
+			ca, cb := byKey[a.Spec.Key()], byKey[b.Spec.Key()]
+			switch {
+			case ca > cb:
+				return -1
+			case ca < cb:
+				return 1
+			}
+			return 0
+		})
+		for i, j := range todo {
+			cost[i] = byKey[j.Spec.Key()]
+			left += cost[i]
+		}
+	}
 	total := len(cached) + len(todo)
 	report := func(ev Event, done int) {
 		ev.Done, ev.Total = done, total
@@ -67,14 +102,17 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 		report(Event{Job: j, Cached: true}, i+1)
 	}
 	walls := make([]float64, len(todo))
+	cpus := make([]float64, len(todo))
 	errs := make([]error, len(todo))
 	err := par.ForEach(ctx, len(todo), s.Workers, func(i int) error {
 		j := todo[i]
-		start := time.Now()
+		runtime.LockOSThread()
+		start, cpu0 := time.Now(), cputime.Thread()
 		res, err := experiments.Run(ctx, j.Spec, nil)
-		walls[i] = time.Since(start).Seconds()
+		walls[i], cpus[i] = time.Since(start).Seconds(), (cputime.Thread() - cpu0).Seconds()
+		runtime.UnlockOSThread()
 		if err == nil {
-			err = s.Cache.Store(res, walls[i])
+			err = s.Cache.StoreCPU(res, walls[i], cpus[i])
 		}
 		if err != nil && !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("%s, %s, seed %d: %w", j.Spec.Algorithm, j.Spec.Problem.Name, j.Spec.Seed, err)
@@ -82,8 +120,9 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 		errs[i] = err
 		return err
 	}, func(done, i int) {
+		left -= cost[i]
 		if !errors.Is(errs[i], context.Canceled) {
-			report(Event{Job: todo[i], Wall: walls[i], Err: errs[i]}, len(cached)+done)
+			report(Event{Job: todo[i], Wall: walls[i], CPU: cpus[i], Expected: cost[i], Left: max(left, 0), Err: errs[i]}, len(cached)+done)
 		}
 	})
 	return err

@@ -8,5 +8,8 @@
 //	b.ReportMetric(cputime.Since(cpu0).Seconds()/float64(b.N), "cpu-s/op")
 //
 // Process returns 0 where the operating system offers no such count (every
-// system but the Unix family), and benchmarks then report 0.
+// system but the Unix family), and benchmarks then report 0. Thread reads
+// the count of the calling thread alone (Linux; 0 elsewhere): the sweep of
+// package experiments/sweep records with it the processor time of each run
+// while other runs execute beside it.
 package cputime
