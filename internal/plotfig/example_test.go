@@ -12,7 +12,8 @@ import (
 // A theory panel: a measured norm with its band, a bound with mathematics in
 // its label that is undefined (its radicand is not positive) for T < 64, and
 // a hatched span naming where the bound does not exist. The undefined points
-// are drawn as crosses below the axis, not as zeros.
+// are drawn as crosses in a strip under the panel, outside the plotted
+// range, not as zeros.
 func ExampleFigure_bound() {
 	var x, norm, lo, hi, bound []float64
 	var undefined []bool

@@ -3,6 +3,7 @@ package plotfig
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -91,6 +92,14 @@ func (f *Figure) rowHeight() vg.Length {
 	if f.Height > 0 {
 		return (f.Height - f.titleHeight()) / vg.Length(f.Rows)
 	}
+	return f.panelHeight()
+}
+
+// panelHeight is the height of a row of panels without its strip.
+func (f *Figure) panelHeight() vg.Length {
+	if f.RowHeight > 0 {
+		return f.RowHeight
+	}
 	return 1.8 * vg.Inch
 }
 
@@ -116,7 +125,7 @@ func (f *Figure) size(tg target) (vg.Length, vg.Length) {
 		w = vg.Length(f.Cols)*2.3*vg.Inch + ll.right
 	}
 	if h == 0 {
-		h = vg.Length(f.Rows)*1.8*vg.Inch + f.titleHeight() + ll.below
+		h = vg.Length(f.Rows)*f.panelHeight() + f.titleHeight() + ll.below + f.stripsHeight()
 	}
 	return w, h
 }
@@ -159,12 +168,36 @@ func (f *Figure) draw(vc vg.CanvasSizer, width, height vg.Length, tg target) {
 	if f.ShareY {
 		shareY(grid)
 	}
-	tiles := draw.Tiles{Rows: f.Rows, Cols: f.Cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
-	canvases := plot.Align(grid, tiles, area)
 	for r := range grid {
 		for col, pl := range grid[r] {
+			if pl != nil && f.Panels[r*f.Cols+col].undefinedSeries() > 0 {
+				roomForStripLabel(pl, tg)
+			}
+		}
+	}
+	tiles := draw.Tiles{Rows: f.Rows, Cols: f.Cols, PadX: vg.Points(6), PadY: vg.Points(6), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(2)}
+	// Titles wider than their tile are broken at spaces.
+	tileW := tiles.At(area, 0, 0).Max.X - tiles.At(area, 0, 0).Min.X
+	for r := range grid {
+		for _, pl := range grid[r] {
 			if pl != nil {
-				pl.Draw(canvases[r][col])
+				pl.Title.Text = wrap(pl.Title.Text, pl.Title.TextStyle, tileW)
+			}
+		}
+	}
+	canvases := plot.Align(grid, tiles, area)
+	for r := range grid {
+		sh := f.stripHeight(r)
+		for col, pl := range grid[r] {
+			if pl == nil {
+				continue
+			}
+			cell := canvases[r][col]
+			above := cell
+			above.Min.Y += sh
+			pl.Draw(above)
+			if sh > 0 {
+				drawStrip(cell, above, pl, f.Panels[r*f.Cols+col], sh, tg)
 			}
 		}
 	}
@@ -188,6 +221,44 @@ func (f *Figure) draw(vc vg.CanvasSizer, width, height vg.Length, tg target) {
 	}
 }
 
+// wrap breaks the lines of txt at spaces outside mathematics where they
+// are wider than width in sty (a word wider than width stays whole).
+func wrap(txt string, sty text.Style, width vg.Length) string {
+	var out []string
+	for line := range strings.SplitSeq(txt, "\n") {
+		ws := words(line)
+		cur := ws[0]
+		for _, w := range ws[1:] {
+			if sty.Width(cur+" "+w) > width {
+				out = append(out, cur)
+				cur = w
+				continue
+			}
+			cur += " " + w
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
+}
+
+// words splits a line at the spaces outside $…$.
+func words(line string) []string {
+	var out []string
+	inMath, start := false, 0
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line):
+			i++
+		case line[i] == '$':
+			inMath = !inMath
+		case line[i] == ' ' && !inMath:
+			out = append(out, line[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, line[start:])
+}
+
 // shareY gives each column of plots the union of its y ranges.
 func shareY(grid [][]*plot.Plot) {
 	if len(grid) == 0 {
@@ -203,6 +274,9 @@ func shareY(grid [][]*plot.Plot) {
 		for r := range grid {
 			if pl := grid[r][col]; pl != nil && !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
 				pl.Y.Min, pl.Y.Max = lo, hi
+				if t, ok := pl.Y.Tick.Marker.(niceTicks); ok {
+					pl.Y.Tick.Marker = niceTicks{Integer: t.Integer} // the step of the shared range
+				}
 			}
 		}
 	}

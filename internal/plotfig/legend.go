@@ -84,7 +84,7 @@ func entries(panels []Panel, undefinedLabel string, tg target) []entry {
 	out = append(out, tail...)
 	if undefined {
 		if undefinedLabel == "" {
-			undefinedLabel = "undefined at this x (cross in the curve's colour)"
+			undefinedLabel = DefaultUndefinedLabel
 		}
 		out = append(out, entry{kind: entryUndefined, label: undefinedLabel})
 	}
@@ -173,7 +173,20 @@ func drawThumb(c vg.Canvas, e entry, r vg.Rectangle, tg target) {
 	case entrySpan:
 		hatch(c, r)
 	case entryUndefined:
-		drawMarker(c, Cross, color.RGBA{0x44, 0x44, 0x44, 0xff}, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: midY}, markerRadius*0.8)
+		// A piece of the strip with a cross.
+		var p vg.Path
+		p.Move(r.Min)
+		p.Line(vg.Point{X: r.Max.X, Y: r.Min.Y})
+		p.Line(r.Max)
+		p.Line(vg.Point{X: r.Min.X, Y: r.Max.Y})
+		p.Close()
+		c.SetColor(stripFill)
+		c.Fill(p)
+		c.SetColor(stripFrame)
+		c.SetLineWidth(vg.Points(0.5))
+		c.SetLineDash(nil, 0)
+		c.Stroke(p)
+		drawMarker(c, Cross, stripText, vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: midY}, markerRadius*0.75)
 	}
 }
 

@@ -192,7 +192,8 @@ func (p *mparser) command() (mnode, bool) {
 	return mnode{kind: mRoman, s: name}, true
 }
 
-// asciiOf spells the non-ASCII glyphs of labels in ASCII.
+// asciiOf spells in ASCII the glyphs a font may lack (missingToASCII):
+// Liberation has no ∈, for one.
 var asciiOf = map[rune]string{
 	'α': "alpha", 'β': "beta", 'γ': "gamma", 'δ': "delta", 'ε': "eps", 'ζ': "zeta", 'η': "eta",
 	'θ': "theta", 'κ': "kappa", 'λ': "lambda", 'μ': "mu", 'ν': "nu", 'ξ': "xi", 'π': "pi",
@@ -201,17 +202,4 @@ var asciiOf = map[rune]string{
 	'‖': "||", '≤': "<=", '≥': ">=", '·': "*", '×': "x", '∞': "inf", '≈': "~", '±': "+/-",
 	'−': "-", '→': "->", '√': "sqrt", '∈': " in ", '²': "^2", '³': "^3", '¹': "^1", '–': "-", '—': "-",
 	'≠': "!=", '…': "...", '¯': "_",
-}
-
-// ASCIIOK reports whether s renders in the PDF backend: every rune is
-// ASCII or has an ASCII spelling.
-func ASCIIOK(s string) bool {
-	for _, r := range s {
-		if r >= 0x80 {
-			if _, ok := asciiOf[r]; !ok {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -26,13 +26,15 @@ import (
 // spaces. gonum/plot's own text.Latex panics on any subscript or
 // superscript (v0.17.0), hence this handler.
 //
-// With ASCII set every glyph is written in ASCII (λ as "lambda", ‖ as "||",
-// √ as "sqrt", x̃ as "x~") and upright, for the PDF backend, which garbles
-// other text and cannot select italics; scripts are still lowered and
-// raised.
+// With Outline set, mathematics and every run with a non-ASCII rune are
+// drawn as filled glyph outlines taken from the font (outline.go) instead
+// of as text: gonum's PDF backend (v0.17.0) writes text in a single-byte
+// code page, so it garbles λ, Σ and ‖, and it cannot select italics. Plain
+// ASCII text stays text (searchable, and its size visible to a reader of
+// the PDF).
 type mathText struct {
-	Fonts *font.Cache
-	ASCII bool
+	Fonts   *font.Cache
+	Outline bool
 }
 
 var _ text.Handler = mathText{}
@@ -53,13 +55,15 @@ func (h mathText) Lines(txt string) []string {
 }
 
 // run is a piece of laid-out text: a string in one face at an offset from
-// the line's origin, or (bar) a horizontal rule from X to X+W.
+// the line's origin, or (bar) a horizontal rule from X to X+W. math marks
+// the runs of mathematics.
 type run struct {
 	s    string
 	face font.Face
 	x, y vg.Length
 	bar  bool
 	w    vg.Length
+	math bool
 }
 
 // layout sets one line of txt in fnt and returns its runs and width.
@@ -68,7 +72,7 @@ func (h mathText) layout(txt string, fnt font.Font) ([]run, vg.Length) {
 	var plain strings.Builder
 	flush := func() {
 		if plain.Len() > 0 {
-			l.emit(h.translit(plain.String()), fnt, 0)
+			l.emit(plain.String(), fnt, 0)
 			plain.Reset()
 		}
 	}
@@ -99,6 +103,8 @@ type layouter struct {
 	h    mathText
 	runs []run
 	x    vg.Length
+	// inMath is set while math lays out mathematics.
+	inMath bool
 }
 
 func (l *layouter) emit(s string, fnt font.Font, y vg.Length) {
@@ -107,31 +113,30 @@ func (l *layouter) emit(s string, fnt font.Font, y vg.Length) {
 	}
 	face := l.h.Fonts.Lookup(fnt, fnt.Size)
 	s = missingToASCII(face, s)
-	l.runs = append(l.runs, run{s: s, face: face, x: l.x, y: y})
+	l.runs = append(l.runs, run{s: s, face: face, x: l.x, y: y, math: l.inMath})
 	l.x += face.Width(s)
 }
 
 // math sets the nodes at baseline offset y.
 func (l *layouter) math(nodes []mnode, fnt font.Font, y vg.Length) {
+	was := l.inMath
+	l.inMath = true
+	defer func() { l.inMath = was }()
 	italic, roman := fnt, fnt
 	roman.Style = stdfont.StyleNormal
-	// gonum's PDF canvas (v0.17.0) registers every font under style "" but
-	// selects italics as "I", and fails: PDFs set mathematics upright.
-	if !l.h.ASCII {
-		italic.Style = stdfont.StyleItalic
-	}
+	italic.Style = stdfont.StyleItalic
 	for _, n := range nodes {
 		switch n.kind {
 		case mItalic:
-			l.emit(l.h.sym(n.s), italic, y)
+			l.emit(n.s, italic, y)
 		case mRoman:
-			l.emit(l.h.sym(n.s), roman, y)
+			l.emit(n.s, roman, y)
 		case mSpace:
 			l.x += fnt.Size * vg.Length(n.size)
 		case mOp:
 			sp := fnt.Size * 0.22
 			l.x += sp
-			l.emit(l.h.sym(n.s), roman, y)
+			l.emit(n.s, roman, y)
 			l.x += sp
 		case mGroup:
 			l.math(n.kids, fnt, y)
@@ -144,26 +149,16 @@ func (l *layouter) math(nodes []mnode, fnt font.Font, y vg.Length) {
 			}
 			l.math(n.kids, small, y+dy)
 		case mSqrt:
-			if l.h.ASCII {
-				l.emit("sqrt(", roman, y)
-				l.math(n.kids, fnt, y)
-				l.emit(")", roman, y)
-				continue
-			}
 			l.emit("√", roman, y)
 			x0 := l.x
 			l.math(n.kids, fnt, y)
 			ext := l.h.extents(fnt)
-			l.runs = append(l.runs, run{bar: true, x: x0, y: y + ext.Ascent*0.92, w: l.x - x0, face: l.h.Fonts.Lookup(fnt, fnt.Size)})
+			l.runs = append(l.runs, run{bar: true, x: x0, y: y + ext.Ascent*0.92, w: l.x - x0, face: l.h.Fonts.Lookup(fnt, fnt.Size), math: true})
 		case mAccent:
 			before := len(l.runs)
 			l.math(n.kids, fnt, y)
 			if len(l.runs) == before || l.runs[len(l.runs)-1].bar {
 				continue // nothing to put the accent on
-			}
-			if l.h.ASCII {
-				l.emit(map[string]string{"tilde": "~", "hat": "^", "bar": "_"}[n.s], roman, y)
-				continue
 			}
 			mark := map[string]string{"tilde": "~", "hat": "^", "bar": "¯"}[n.s]
 			// Centre the mark's ink over the ink of the last glyph, just
@@ -175,7 +170,7 @@ func (l *layouter) math(nodes []mnode, fnt font.Font, y vg.Length) {
 			mx0, mbot, mx1, _ := inkBounds(face, mark)
 			lw := last.face.Width(g)
 			x := l.x - lw + (gx0+gx1)/2 - (mx0+mx1)/2 + fnt.Size*0.05 // italic lean
-			l.runs = append(l.runs, run{s: mark, face: face, x: x, y: last.y + gtop - mbot + fnt.Size*0.06})
+			l.runs = append(l.runs, run{s: mark, face: face, x: x, y: last.y + gtop - mbot + fnt.Size*0.06, math: true})
 		}
 	}
 }
@@ -279,31 +274,28 @@ func (h mathText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 				c.Stroke(p)
 				continue
 			}
-			c.FillString(r.face, vg.Point{X: o.X + r.x, Y: o.Y + r.y}, r.s)
+			at := vg.Point{X: o.X + r.x, Y: o.Y + r.y}
+			switch {
+			case !h.Outline:
+				c.FillString(r.face, at, r.s)
+			case r.math:
+				c.Fill(glyphOutlines(r.face, r.s, at))
+			default:
+				// Plain text: ASCII pieces as text, the rest as outlines.
+				for _, piece := range asciiPieces(r.s) {
+					pt := vg.Point{X: at.X + r.face.Width(r.s[:piece.from]), Y: at.Y}
+					if piece.ascii {
+						c.FillString(r.face, pt, r.s[piece.from:piece.to])
+					} else {
+						c.Fill(glyphOutlines(r.face, r.s[piece.from:piece.to], pt))
+					}
+				}
+			}
 		}
 	}
 	if sty.Rotation != 0 {
 		c.Pop()
 	}
 }
-
-// translit returns s unchanged, or in ASCII for the PDF backend.
-func (h mathText) translit(s string) string {
-	if !h.ASCII {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if a, ok := asciiOf[r]; ok {
-			b.WriteString(a)
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// sym returns the glyphs of a math atom (already Unicode) for the target.
-func (h mathText) sym(s string) string { return h.translit(s) }
 
 func (h mathText) extents(fnt font.Font) font.Extents { return h.Extents(fnt) }

@@ -12,9 +12,9 @@ import (
 
 // glyphs lays txt out and returns "text@dy" per run (dy: the baseline
 // offset in units of the font size, rounded to tenths; bars as "bar").
-func glyphs(t *testing.T, txt string, ascii bool) string {
+func glyphs(t *testing.T, txt string) string {
 	t.Helper()
-	h := mathText{Fonts: font.DefaultCache, ASCII: ascii}
+	h := mathText{Fonts: font.DefaultCache}
 	fnt := font.From(plot.DefaultFont, vg.Points(10))
 	runs, _ := h.layout(txt, fnt)
 	var out []string
@@ -41,27 +41,22 @@ func glyphs(t *testing.T, txt string, ascii bool) string {
 
 func TestMathLayout(t *testing.T) {
 	for _, tc := range []struct {
-		in    string
-		ascii bool
-		want  string
+		in   string
+		want string
 	}{
-		{"plain T (duels)", false, "plain T (duels)"},
-		{`$V_T^{-1}$`, false, "/V/ /T/_ −^ 1^"},
-		{`$\|z\|_{V_T^{-1}}$`, false, "‖ /z/ ‖ /V/_ /T/_ −^ 1^"},
-		{`$\lambda_{\min}$`, false, "/λ/ min_"},
-		{`$\lambda_{\min}$`, true, "lambda min_"},
-		{`$\Sigma$ and $\|x\|$`, true, "Sigma  and  || x ||"},
-		{`$\sqrt{d/T}$`, false, "√ /d/ / /T/ bar"},
-		{`$\sqrt{d}$`, true, "sqrt( d )"},
-		{`$\tilde{d}$`, false, "/d/ ~^"},
-		{`$a \in B$`, false, "/a/  in  /B/"}, // Liberation has no ∈: spelled
-		{`$\mathrm{max}_Z$`, false, "m a x /Z/_"},
-		{`$\unknown$`, false, "unknown"},
-		{`price \$5`, false, "price $5"},
-		{`σ² (plain text)`, true, "sigma^2 (plain text)"},
+		{"plain T (duels)", "plain T (duels)"},
+		{`$V_T^{-1}$`, "/V/ /T/_ −^ 1^"},
+		{`$\|z\|_{V_T^{-1}}$`, "‖ /z/ ‖ /V/_ /T/_ −^ 1^"},
+		{`$\lambda_{\min}$`, "/λ/ min_"},
+		{`$\sqrt{d/T}$`, "√ /d/ / /T/ bar"},
+		{`$\tilde{d}$`, "/d/ ~^"},
+		{`$a \in B$`, "/a/  in  /B/"}, // Liberation has no ∈: spelled
+		{`$\mathrm{max}_Z$`, "m a x /Z/_"},
+		{`$\unknown$`, "unknown"},
+		{`price \$5`, "price $5"},
 	} {
-		if got := glyphs(t, tc.in, tc.ascii); got != tc.want {
-			t.Errorf("%q (ascii %v): runs %q, want %q", tc.in, tc.ascii, got, tc.want)
+		if got := glyphs(t, tc.in); got != tc.want {
+			t.Errorf("%q: runs %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -70,13 +65,11 @@ func TestMathLayout(t *testing.T) {
 // never a panic.
 func TestMathMalformed(t *testing.T) {
 	for _, in := range []string{"$", "$x", "$x_$", "$x^$", "$\\$", "${$", "$}$", "$\\sqrt$", "$\\tilde$", "$_{}$", "$\\$$"} {
-		glyphs(t, in, false)
-		glyphs(t, in, true)
+		glyphs(t, in)
 	}
 }
 
-// TestMathBox checks that scripts enlarge the box and that ASCII spelling
-// widens it.
+// TestMathBox checks that scripts enlarge the box.
 func TestMathBox(t *testing.T) {
 	h := mathText{Fonts: font.DefaultCache}
 	fnt := font.From(plot.DefaultFont, vg.Points(10))
@@ -85,10 +78,5 @@ func TestMathBox(t *testing.T) {
 	_, _, dSub := h.Box("$V_{T_T}$", fnt)
 	if !(hSup > hPlain) || !(dSub > dPlain) {
 		t.Errorf("heights %v (plain) %v (superscripts), depths %v %v (subscripts)", hPlain, hSup, dPlain, dSub)
-	}
-	w, _, _ := h.Box(`$\lambda$`, fnt)
-	wa, _, _ := mathText{Fonts: font.DefaultCache, ASCII: true}.Box(`$\lambda$`, fnt)
-	if !(wa > 2*w) {
-		t.Errorf("width of λ %v, of lambda %v", w, wa)
 	}
 }

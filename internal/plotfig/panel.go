@@ -12,51 +12,38 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
+// Font sizes in points: every text of a figure is at least MinFontSize
+// (tick labels, legends, the strip's label), so that a figure printed at
+// its natural size reads beside 10-pt body text.
 const (
 	fontSize   = 8
 	titleSize  = 9
 	legendSize = 7
-	// rugRow is the height of one row of undefined-point markers below the
-	// data area.
-	rugRow = vg.Length(4.5)
+	tickSize   = 7
+	// MinFontSize is the smallest size of any text a figure sets (scripts
+	// in mathematics aside, which are 70% of their text).
+	MinFontSize = 7
 )
 
-// target is what a figure is drawn for: PDF needs opaque colours and ASCII.
+// target is what a figure is drawn for: PDF needs opaque colours and
+// mathematics as outlines.
 type target struct {
-	opaque bool
-	ascii  bool
+	opaque  bool
+	outline bool
 	// refAt numbers the reference-line labels of the figure in order of
 	// first appearance: a label keeps its default pattern in every panel.
 	refAt map[string]int
 }
 
-func (t target) handler() text.Handler { return mathText{Fonts: font.DefaultCache, ASCII: t.ascii} }
+func (t target) handler() text.Handler {
+	return mathText{Fonts: font.DefaultCache, Outline: t.outline}
+}
 
 func keep(x, y float64, logX, logY bool) bool {
 	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
 		return false
 	}
 	return !(logX && x <= 0) && !(logY && y <= 0)
-}
-
-// rugs counts the series of the panel with undefined points.
-func (p Panel) rugs() int {
-	n := 0
-	for _, s := range p.Series {
-		if hasUndefined(s) {
-			n++
-		}
-	}
-	return n
-}
-
-func hasUndefined(s Series) bool {
-	for _, u := range s.Undefined {
-		if u {
-			return true
-		}
-	}
-	return false
 }
 
 // build makes the gonum plot of a panel.
@@ -72,7 +59,7 @@ func (p Panel) build(tg target) *plot.Plot {
 	for _, ax := range []*plot.Axis{&pl.X, &pl.Y} {
 		ax.Label.TextStyle.Font.Size = vg.Points(fontSize)
 		ax.Label.TextStyle.Handler = h
-		ax.Tick.Label.Font.Size = vg.Points(fontSize - 1)
+		ax.Tick.Label.Font.Size = vg.Points(tickSize)
 		ax.Tick.Label.Handler = h
 	}
 	pl.X.Tick.Marker = niceTicks{Integer: p.IntX}
@@ -84,9 +71,6 @@ func (p Panel) build(tg target) *plot.Plot {
 	if p.LogY {
 		pl.Y.Scale = plot.LogScale{}
 		pl.Y.Tick.Marker = logTicks{}
-	}
-	if n := p.rugs(); n > 0 {
-		pl.X.Padding += vg.Length(n) * rugRow
 	}
 	pl.Add(plotter.NewGrid())
 	for _, sp := range p.Spans {
@@ -100,30 +84,55 @@ func (p Panel) build(tg target) *plot.Plot {
 	for _, r := range p.Refs {
 		pl.Add(refPlotter{r, tg.refAt[r.Label], p.LogY})
 	}
-	rug := 0
 	for i, s := range p.Series {
-		sp := &seriesPlotter{s: s, logX: p.LogX, logY: p.LogY, phase: (float64(i) + 0.5) / float64(len(p.Series)), rug: -1}
-		if hasUndefined(s) {
-			sp.rug = rug
-			rug++
-		}
-		pl.Add(sp)
+		pl.Add(&seriesPlotter{s: s, logX: p.LogX, logY: p.LogY, phase: (float64(i) + 0.5) / float64(len(p.Series))})
 	}
 	if p.XMax > p.XMin {
 		pl.X.Min, pl.X.Max = p.XMin, p.XMax
 	}
+	for _, v := range p.YInclude {
+		if math.IsNaN(v) || math.IsInf(v, 0) || (p.LogY && v <= 0) {
+			continue
+		}
+		pl.Y.Min, pl.Y.Max = math.Min(pl.Y.Min, v), math.Max(pl.Y.Max, v)
+	}
+	if p.YMax > p.YMin {
+		pl.Y.Min, pl.Y.Max = p.YMin, p.YMax
+	} else if !p.LogY {
+		roundOut(&pl.Y, p.IntY)
+	}
 	return pl
 }
 
+// roundOut extends a linear axis' range to the labelled ticks just outside
+// it where that adds at most a tenth of the span at either end, so that an
+// axis whose data reach 1.99 ends at a labelled 2, and fixes the axis'
+// ticks to that step (the rounded range might otherwise get another one).
+func roundOut(ax *plot.Axis, integer bool) {
+	lo, hi := ax.Min, ax.Max
+	step, minors := niceStep(lo, hi, integer)
+	if !(step > 0) {
+		return
+	}
+	span := hi - lo
+	if l := math.Floor(lo/step+1e-9) * step; lo-l <= 0.1*span {
+		lo = l
+	}
+	if h := math.Ceil(hi/step-1e-9) * step; h-hi <= 0.1*span {
+		hi = h
+	}
+	ax.Min, ax.Max = lo, hi
+	ax.Tick.Marker = niceTicks{Integer: integer, step: step, minors: minors}
+}
+
 // seriesPlotter draws a series' mean line (broken where points are
-// missing), its markers, staggered by phase so that coinciding curves show
-// each other's, and its undefined points as crosses in rug row rug
-// (−1: none) below the data area.
+// missing or undefined) and its markers, staggered by phase so that
+// coinciding curves show each other's. Undefined points are drawn in the
+// strip under the panel (strip.go), outside the data area.
 type seriesPlotter struct {
 	s          Series
 	logX, logY bool
 	phase      float64
-	rug        int
 }
 
 // markersPerSeries is how many markers a series carries along its line.
@@ -170,17 +179,26 @@ func (sp *seriesPlotter) Plot(c draw.Canvas, pl *plot.Plot) {
 			}
 		}
 	}
-	if sp.rug >= 0 {
-		y := c.Min.Y - vg.Points(3) - (vg.Length(sp.rug)+0.5)*rugRow
-		for i := range s.X {
-			if i < len(s.Undefined) && s.Undefined[i] && !math.IsNaN(s.X[i]) && !(sp.logX && s.X[i] <= 0) {
-				x := tx(s.X[i])
-				if c.ContainsX(x) {
-					drawMarker(c.Canvas, Cross, s.Style.Color, vg.Point{X: x, Y: y}, markerRadius*0.8)
-				}
-			}
-		}
+}
+
+// GlyphBoxes implements plot.GlyphBoxer: the markers of a series reach
+// the data's highest and lowest points, so the data area keeps a marker's
+// half-height free above and below them (under the title, above the x
+// axis). The boxes have no width: the x range stays flush with the axes.
+func (sp *seriesPlotter) GlyphBoxes(pl *plot.Plot) []plot.GlyphBox {
+	s := sp.s
+	if s.Style.Marker == NoMarker {
+		return nil
 	}
+	r := markerRadius * 1.45
+	var out []plot.GlyphBox
+	for i := range s.X {
+		if (i < len(s.Undefined) && s.Undefined[i]) || !keep(s.X[i], s.Y[i], sp.logX, sp.logY) {
+			continue
+		}
+		out = append(out, plot.GlyphBox{X: pl.X.Norm(s.X[i]), Y: pl.Y.Norm(s.Y[i]), Rectangle: vg.Rectangle{Min: vg.Point{Y: -r}, Max: vg.Point{Y: r}}})
+	}
+	return out
 }
 
 // pointAt interpolates the polyline segs at canvas abscissa x.

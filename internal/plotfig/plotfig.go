@@ -25,8 +25,19 @@ func init() {
 	fpdf.SetDefaultCatalogSort(true)
 }
 
+// DPI is the resolution of PNG output.
 const DPI = 220
 
+// TextWidth is the width of a figure drawn for print: the 17 cm text width
+// of an A4 page with 2 cm margins (paper/report.tex), less 2 mm, so that a
+// figure included at its natural size prints every text at its own size
+// (at least MinFontSize).
+const TextWidth = 6.6 * vg.Inch
+
+// Series is one curve of a panel: the mean Y at each X, an optional band
+// [Lo, Hi] (nil: none), and the points where the value does not exist
+// (Undefined, nil: none), marked in a strip under the panel instead of
+// drawn. A NaN in Y is a missing point: the line breaks there.
 type Series struct {
 	Label     string
 	X, Y      []float64
@@ -35,6 +46,7 @@ type Series struct {
 	Style     Style
 }
 
+// RefLine is a labelled horizontal reference level of a panel.
 type RefLine struct {
 	Y     float64
 	Label string
@@ -44,11 +56,14 @@ type RefLine struct {
 	Dashes []vg.Length
 }
 
+// Span is a hatched x range of a panel, such as where a bound does not
+// exist.
 type Span struct {
 	X0, X1 float64
 	Label  string
 }
 
+// Panel is one plot of a figure.
 type Panel struct {
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
@@ -60,8 +75,16 @@ type Panel struct {
 	Spans      []Span
 	// XMin, XMax fix the x range when XMax > XMin (default: the data's).
 	XMin, XMax float64
+	// YInclude are values the y range must include beside the data's, such
+	// as a metric's best possible value (0 for a gap, 1 for an accuracy), so
+	// that a difference is seen against the metric's scale.
+	YInclude []float64
+	// YMin, YMax fix the y range when YMax > YMin (after YInclude), such as
+	// one range shared by the panels of a metric across figures.
+	YMin, YMax float64
 }
 
+// LegendPlacement says where a figure's legend goes.
 type LegendPlacement int
 
 const (
@@ -77,12 +100,16 @@ const (
 	LegendNone
 )
 
+// Figure is a grid of panels with a legend.
 type Figure struct {
 	Rows, Cols int
 	Panels     []Panel   // row-major, Rows·Cols entries (missing ones are blank)
 	Width      vg.Length // 0: 2.3 in per column plus the legend
-	Height     vg.Length // 0: 1.8 in per row plus title and legend
-	Legend     LegendPlacement
+	Height     vg.Length // 0: RowHeight per row plus title, legend and strips
+	// RowHeight is the height of a row of panels when Height is 0 (0: 1.8
+	// in), the strip of undefined points under it aside.
+	RowHeight vg.Length
+	Legend    LegendPlacement
 	// ShareY gives the panels of each column one y range (the union of
 	// theirs), so that rows compare at a glance.
 	ShareY bool
@@ -95,10 +122,16 @@ type Figure struct {
 	// none), such as the family of the row's curves.
 	RowTitles []string
 	// UndefinedLabel is the legend text of the cross marking undefined
-	// points (default: "undefined at this x (cross in the curve's colour)").
+	// points (default: DefaultUndefinedLabel).
 	UndefinedLabel string
 }
 
+// DefaultUndefinedLabel is the legend text of undefined points.
+const DefaultUndefinedLabel = "undefined at this x: a cross in the strip under the panel, in the curve's colour"
+
+// Render writes the figure in format "png", "svg" or "pdf". In PDF,
+// mathematics and non-ASCII text are glyph outlines and translucent fills
+// are pre-mixed with white.
 func (f *Figure) Render(w io.Writer, format string) error {
 	if err := f.check(); err != nil {
 		return err
@@ -121,10 +154,7 @@ func (f *Figure) Render(w io.Writer, format string) error {
 		_, err := c.WriteTo(w)
 		return err
 	case "pdf":
-		if !f.ASCII() {
-			return fmt.Errorf("plotfig: PDF needs labels in ASCII or with an ASCII spelling (the PDF backend garbles other text)")
-		}
-		tg := target{opaque: true, ascii: true}
+		tg := target{opaque: true, outline: true}
 		f.numberRefs(&tg)
 		width, height := f.size(tg)
 		c := vgpdf.New(width, height)
@@ -152,35 +182,17 @@ func (f *Figure) check() error {
 	return nil
 }
 
-func (f *Figure) ASCII() bool {
-	texts := append([]string{f.Title, f.Watermark, f.UndefinedLabel}, f.RowTitles...)
-	for _, p := range f.Panels {
-		texts = append(texts, p.Title, p.XLabel, p.YLabel)
-		for _, s := range p.Series {
-			texts = append(texts, s.Label)
-		}
-		for _, r := range p.Refs {
-			texts = append(texts, r.Label)
-		}
-		for _, s := range p.Spans {
-			texts = append(texts, s.Label)
-		}
-	}
-	for _, t := range texts {
-		if !ASCIIOK(t) {
-			return false
-		}
-	}
-	return true
+// Size returns the figure's page size (its natural size in print).
+func (f *Figure) Size() (width, height vg.Length) {
+	tg := target{}
+	f.numberRefs(&tg)
+	return f.size(tg)
 }
 
+// Save writes base.png, base.svg and base.pdf and returns their paths.
 func (f *Figure) Save(base string) ([]string, error) {
-	formats := []string{"png", "svg"}
-	if f.ASCII() {
-		formats = append(formats, "pdf")
-	}
 	var paths []string
-	for _, format := range formats {
+	for _, format := range []string{"png", "svg", "pdf"} {
 		var buf bytes.Buffer
 		if err := f.Render(&buf, format); err != nil {
 			return paths, err

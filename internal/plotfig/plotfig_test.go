@@ -2,9 +2,10 @@ package plotfig
 
 import (
 	"bytes"
+	"compress/zlib"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -57,28 +58,62 @@ func TestDeterministicBytes(t *testing.T) {
 	}
 }
 
-func TestSaveSkipsPDFForUnspellableText(t *testing.T) {
-	dir := t.TempDir()
+// TestPDFText: a PDF sets plain ASCII text as text at MinFontSize or more,
+// and mathematics and non-ASCII text (σ², Greek, ‖) as outlines, never as
+// text the PDF backend would garble.
+func TestPDFText(t *testing.T) {
 	f := demo()
-	f.Panels[0].YLabel = "σ² (spelled sigma^2 in PDF)"
-	paths, err := f.Save(filepath.Join(dir, "fig"))
+	f.Panels[0].YLabel = "σ² of the gap"
+	var buf bytes.Buffer
+	if err := f.Render(&buf, "pdf"); err != nil {
+		t.Fatal(err)
+	}
+	info, err := ReadPDFInfo(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 3 {
-		t.Fatalf("wrote %v, want PNG, SVG and PDF", paths)
+	w, h := f.Size()
+	if math.Abs(float64(info.Width-w)) > 0.01 || math.Abs(float64(info.Height-h)) > 0.01 {
+		t.Errorf("PDF page %v × %v, Size %v × %v", info.Width, info.Height, w, h)
 	}
-	f.Panels[0].YLabel = "漢"
-	paths, err = f.Save(filepath.Join(dir, "fig2"))
-	if err != nil {
-		t.Fatal(err)
+	if len(info.FontSizes) < 10 {
+		t.Fatalf("PDF sets %d runs of text", len(info.FontSizes))
 	}
-	if len(paths) != 2 {
-		t.Fatalf("wrote %v, want PNG and SVG only", paths)
+	for _, s := range info.FontSizes {
+		if s < MinFontSize {
+			t.Errorf("PDF sets text at %v pt, below %v", s, MinFontSize)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "fig2.pdf")); !os.IsNotExist(err) {
-		t.Fatal("PDF written despite text without an ASCII spelling")
+	// Tj strings are ASCII: nothing for the backend's code page to garble.
+	raw := pdfStreams(t, buf.Bytes())
+	for _, m := range regexp.MustCompile(`\((?:[^()\\]|\\.)*\)\s*Tj`).FindAll(raw, -1) {
+		for _, b := range m {
+			if b >= 0x80 {
+				t.Errorf("PDF sets non-ASCII text %q", m)
+				break
+			}
+		}
 	}
+	if !bytes.Contains(raw, []byte("(of the gap)Tj")) && !bytes.Contains(raw, []byte(" of the gap)Tj")) {
+		t.Error("the plain part of a label is not set as text")
+	}
+}
+
+// pdfStreams returns the decompressed content streams of a PDF.
+func pdfStreams(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var out []byte
+	for _, m := range regexp.MustCompile(`(?s)stream\n(.*?)endstream`).FindAllSubmatch(data, -1) {
+		r, err := zlib.NewReader(bytes.NewReader(m[1]))
+		if err != nil {
+			continue
+		}
+		b, err := io.ReadAll(r)
+		if err == nil && bytes.Contains(b, []byte("BT")) {
+			out = append(out, b...)
+		}
+	}
+	return out
 }
 
 func TestRenderErrors(t *testing.T) {
@@ -120,7 +155,7 @@ func TestLegendEntries(t *testing.T) {
 	for _, e := range es {
 		got = append(got, e.label)
 	}
-	want := []string{f.Panels[0].Series[0].Label, "second", f.Panels[0].Series[2].Label, "constant model, ln 2", "bound undefined", "undefined at this x (cross in the curve's colour)"}
+	want := []string{f.Panels[0].Series[0].Label, "second", f.Panels[0].Series[2].Label, "constant model, ln 2", "bound undefined", DefaultUndefinedLabel}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("legend %q, want %q", got, want)
 	}

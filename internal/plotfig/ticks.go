@@ -14,6 +14,10 @@ import (
 // trailing zeros. Integer restricts steps to whole numbers (counts, T).
 type niceTicks struct {
 	Integer bool
+	// step and minors, when step > 0, fix the labelled step and the minor
+	// intervals per step (a range rounded out to that step, roundOut).
+	step   float64
+	minors int
 }
 
 // niceStep returns the labelled step for [lo, hi] and the number of
@@ -71,7 +75,10 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 func (t niceTicks) ticks(lo, hi float64) []plot.Tick {
-	step, minors := niceStep(lo, hi, t.Integer)
+	step, minors := t.step, t.minors
+	if !(step > 0) {
+		step, minors = niceStep(lo, hi, t.Integer)
+	}
 	if step == 0 {
 		if math.IsNaN(lo) || math.IsInf(lo, 0) {
 			return nil
