@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/neural-adb/nadb/internal/plotfig"
 )
 
 var replot = flag.String("replot", "", "directory to write the figures re-plotted from the committed CSVs under figures/ into")
@@ -128,5 +133,87 @@ func TestCSVRoundTrip(t *testing.T) {
 	other.Rows = []Row{{Title: "Sine", Curves: f.Rows[0].Curves}}
 	if _, err := other.ReadCSV(bytes.NewReader(buf.Bytes())); err == nil || !strings.Contains(err.Error(), `"Square"`) {
 		t.Errorf("CSV of another row: error %v, want one naming the row", err)
+	}
+}
+
+// TestPrintLayout: the print layout of every figure shows every panel of
+// Plot exactly once, in figures of at most three columns and four rows of
+// the given width, each with one legend below; Sequential rows with
+// different curves are never in one figure; every panel's y axis includes
+// the metric's best value.
+func TestPrintLayout(t *testing.T) {
+	figs, err := Figures(Paper, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const width = 6.6 * vg.Inch
+	for _, f := range figs {
+		tab := &Table{Figure: f, Points: make([][][][]Point, len(f.Rows))}
+		for ri, r := range f.Rows {
+			tab.Points[ri] = make([][][]Point, len(r.Curves))
+			for ci := range r.Curves {
+				tab.Points[ri][ci] = make([][]Point, len(f.Metrics))
+				for mi := range f.Metrics {
+					tab.Points[ri][ci][mi] = []Point{{T: 0, Mean: 0.5, Lo: 0.4, Hi: 0.6, N: 2}, {T: 100, Mean: 0.3, Lo: 0.2, Hi: 0.4, N: 2}}
+				}
+			}
+		}
+		web := tab.Plot()
+		want := map[string]int{} // panel title without the row prefix → series labels
+		count := func(p plotfig.Panel) string {
+			var ls []string
+			for _, s := range p.Series {
+				ls = append(ls, s.Label)
+			}
+			return strings.Join(ls, "|")
+		}
+		for _, p := range web.Panels {
+			want[count(p)]++
+		}
+		parts, _ := tab.PrintLayout(width)
+		got := map[string]int{}
+		for _, part := range parts {
+			pf := part.Figure
+			if pf.Cols > 3 || pf.Rows > 4 || pf.Width != width || pf.Legend != plotfig.LegendBelow || len(pf.Panels) > pf.Rows*pf.Cols {
+				t.Errorf("%s: a part of %d×%d panels, width %v, legend %v", f.ID, pf.Rows, pf.Cols, pf.Width, pf.Legend)
+			}
+			labels := map[string]bool{}
+			for _, p := range pf.Panels {
+				got[count(p)]++
+				if f.Sequential {
+					labels[count(p)] = true
+				}
+				if !slices.Contains(p.YInclude, BestValue(metricOf(t, f, p))) {
+					t.Errorf("%s: panel %q: y axis does not include the best value %v", f.ID, p.Title, BestValue(metricOf(t, f, p)))
+				}
+			}
+			if len(labels) > 1 {
+				t.Errorf("%s: a part mixes sequential rows with different curves: %v", f.ID, labels)
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: print panels %v, want Plot's %v", f.ID, got, want)
+		}
+	}
+}
+
+// metricOf returns the metric a panel of f draws, from its axis label.
+func metricOf(t *testing.T, f Figure, p plotfig.Panel) string {
+	t.Helper()
+	for _, m := range f.Metrics {
+		title, axis := MetricLabel(m)
+		if axis == p.YLabel && strings.HasSuffix(p.Title, title) {
+			return m
+		}
+	}
+	t.Fatalf("%s: no metric titled %q", f.ID, p.Title)
+	return ""
+}
+
+func TestBestValue(t *testing.T) {
+	for m, want := range map[string]float64{"worst_gap": 0, "avg_regret": 0, "test_logloss": 0, "distinct_contexts": 0, "test_accuracy": 1, "test_balanced_accuracy": 1} {
+		if got := BestValue(m); got != want {
+			t.Errorf("BestValue(%s) = %v, want %v", m, got, want)
+		}
 	}
 }

@@ -34,9 +34,9 @@ type Manifest struct {
 	Runs     []RunRecord       `json:"runs"`
 }
 
-// Render writes dir/Dir/ID.{png,svg,pdf} (PDF when its labels are ASCII), the
-// plotted numbers as ID.csv, the manifest ID.manifest.json and the figure's
-// Tables beside them, and returns the paths written.
+// Render writes dir/Dir/ID.{png,svg,pdf}, the plotted numbers as ID.csv,
+// the manifest ID.manifest.json and the figure's Tables beside them, and
+// returns the paths written.
 func (t *Table) Render(dir string, c *Cache) ([]string, error) {
 	f := t.Figure
 	dir = filepath.Join(dir, f.Dir)

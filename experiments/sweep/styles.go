@@ -122,8 +122,7 @@ type metric struct {
 	count       bool // integer values: integer ticks
 }
 
-// metricLabels are the panel titles and y-axis labels of the metrics (ASCII,
-// so that the PDF renders).
+// metricLabels are the panel titles and y-axis labels of the metrics.
 var metricLabels = map[string]metric{
 	"worst_gap":              {"Worst sub-optimality gap", "gap (reward units)", false},
 	"mean_gap":               {"MAE (pool mean gap)", "gap (reward units)", false},
