@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/fsutil"
@@ -19,9 +20,11 @@ const CacheVersion = 3
 
 // RunCached is Run followed by Results.Write(out), with the written files also
 // kept under cacheDir (one folder per size and CacheVersion). When that folder
-// is complete, RunCached copies it to out instead of recomputing, so that
-// regenerating the outputs of an unchanged package takes seconds. It returns
-// the paths written and the Markdown summary.
+// is complete, RunCached copies it to out instead of recomputing and draws
+// the figures again from its tables (Redraw), so that regenerating the
+// outputs of an unchanged package takes seconds and a change to how the
+// figures look shows without a re-run. It returns the paths written and the
+// Markdown summary.
 func RunCached(ctx context.Context, opts Options, cacheDir, out string) ([]string, []byte, error) {
 	size := "full"
 	if opts.Quick {
@@ -30,9 +33,21 @@ func RunCached(ctx context.Context, opts Options, cacheDir, out string) ([]strin
 	cached := filepath.Join(cacheDir, fmt.Sprintf("%s-v%d-e%d", size, CacheVersion, experiments.CacheVersion))
 	if _, err := os.Stat(filepath.Join(cached, "summary.md")); err == nil {
 		if opts.Log != nil {
-			fmt.Fprintf(opts.Log, "theory: outputs from the cache %s\n", cached)
+			fmt.Fprintf(opts.Log, "theory: outputs from the cache %s, figures redrawn\n", cached)
 		}
-		return copyDir(cached, out)
+		paths, summary, err := copyDir(cached, out)
+		if err != nil {
+			return paths, summary, err
+		}
+		// The figures are drawn again from the cached tables, so that a
+		// change to how they look needs no re-run (and no CacheVersion).
+		drawn, err := Redraw(out)
+		for _, p := range drawn {
+			if !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+		return paths, summary, err
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, nil, err
 	}

@@ -184,7 +184,10 @@
 //	ce, err := theory.SmallestCounterexample(theory.Literal, 3, 200, 1, 1, 0.05)
 //
 // Run does all of it and Results.Write writes the tables (CSV, Markdown) and
-// figures that `nadb theory` puts under figures/theory.
+// figures that `nadb theory` puts under figures/theory; Redraw draws the
+// figures again from the tables. The figures name generators and claims for
+// a reader (GeneratorTitle: "adversarial: each axis once, then 0" for
+// adversarial-subspace-k0); the tables keep the names above.
 //
 // # Dependencies
 //

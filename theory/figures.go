@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments/sweep"
 	"github.com/neural-adb/nadb/internal/plotfig"
 )
@@ -34,15 +36,61 @@ var (
 
 // undefinedLabel is the legend text of the crosses where a bound does not
 // exist.
-const undefinedLabel = "bound undefined at this $T$ ($G_T \\le 0$)"
+const undefinedLabel = "bound undefined at this $T$ ($G_T^2 \\le 0$): a cross in the strip under the panel"
 
-// claimLabel is the legend label of a claim, in plotfig's $…$ markup.
-var claimLabel = [numClaims]string{
-	Literal:              `Theorem 1 bound $L/G_T$ (generator's $\Sigma_{\max}$)`,
-	LiteralRealisedC:     `Theorem 1 bound, realised $C_s$`,
-	LiteralScalar:        `Theorem 1 bound, $\Sigma_{\max} = L^2 I$`,
-	LiteralUnconditional: `Theorem 1 bound, unconditional $\Sigma_s$`,
-	Repaired:             `repaired bound ($\Sigma_{\min}$)`,
+// claimTitle names a claim for a reader of the figures (the CSVs keep
+// Claim.String), in plotfig's $…$ markup.
+var claimTitle = [numClaims]string{
+	Literal:              `as stated, the generator's $\Sigma_{\max}$`,
+	LiteralRealisedC:     `as stated, realised $C_s = \|z_s\|^4$`,
+	LiteralScalar:        `as stated, $\Sigma_{\max} = L^2 I$`,
+	LiteralUnconditional: `as stated, $\Sigma_s$ read unconditionally`,
+	Repaired:             `repaired statement ($\Sigma_{\min}$)`,
+}
+
+// claimLabel is the legend label of a claim's bound.
+func claimLabel(c Claim) string {
+	if c == Repaired {
+		return `repaired bound $L/G'_T$ ($\Sigma_{\min}$)`
+	}
+	return "Theorem 1 bound $L/G_T$, " + claimTitle[c]
+}
+
+// GeneratorTitle names a generator of the checks (Generator.Name, as the
+// CSVs write it) for a reader of the figures: what the sequence does, in
+// plotfig's $…$ markup. Unknown names are returned unchanged.
+func GeneratorTitle(name string) string {
+	switch name {
+	case "iid-isotropic":
+		return "i.i.d., uniform on the sphere"
+	case "iid-anisotropic":
+		return "i.i.d., on an ellipsoid"
+	case "greedy":
+		return "greedy: the most uncertain candidate"
+	case "eps-greedy":
+		return `$\varepsilon$-greedy: a random point or greedy`
+	case "spike-then-constant":
+		return "one spike, then constant (never 0)"
+	case "spike-then-uniform":
+		return "one spike, then i.i.d. uniform"
+	}
+	var k int
+	if _, err := fmt.Sscanf(name, "adversarial-subspace-k%d", &k); err == nil {
+		switch k {
+		case 0:
+			return "adversarial: each axis once, then 0"
+		case 1:
+			return "adversarial: each axis once, then $e_1$ only"
+		}
+		return fmt.Sprintf("adversarial: each axis once, then cycling %d axes", k)
+	}
+	if _, err := fmt.Sscanf(name, "adversarial-random-k%d", &k); err == nil {
+		return fmt.Sprintf("adversarial: each axis once, then one of %d axes at random", k)
+	}
+	if slices.Contains(algorithms.Names(), name) {
+		return sweep.DisplayName(name) + ": the pairs it queries"
+	}
+	return name
 }
 
 type namedFigure struct {
@@ -98,13 +146,19 @@ func boundsFigure(reps []*Theorem1Report) *plotfig.Figure {
 				{Label: `max over the ball, $L/\sqrt{\lambda_{\min}(V_T)}$`, X: x, Y: ball, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(2), vg.Points(2)}, Width: vg.Points(0.8)}},
 			}
 			for _, c := range []Claim{Literal, LiteralScalar, Repaired} {
-				series = append(series, plotfig.Series{Label: claimLabel[c], X: x, Y: bounds[c], Undefined: undefined[c], Style: claimStyle[c]})
+				series = append(series, plotfig.Series{Label: claimLabel(c), X: x, Y: bounds[c], Undefined: undefined[c], Style: claimStyle[c]})
 			}
-			panels = append(panels, plotfig.Panel{Title: fmt.Sprintf("%s ($d = %d$)", g.Name, g.Dim), XLabel: "$T$", YLabel: "norm", LogX: true, LogY: true, Series: series})
+			panels = append(panels, plotfig.Panel{Title: fmt.Sprintf("%s ($d = %d$)", GeneratorTitle(g.Name), g.Dim), XLabel: "$T$", YLabel: "norm", LogX: true, LogY: true, Series: series})
 		}
 	}
-	cols := 3
-	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels, UndefinedLabel: undefinedLabel}
+	return printed(panels)
+}
+
+// printed lays panels out three to a row at the width of a printed page
+// (plotfig.TextWidth), the legend below.
+func printed(panels []plotfig.Panel) *plotfig.Figure {
+	cols := min(3, len(panels))
+	return &plotfig.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels, Width: plotfig.TextWidth, Legend: plotfig.LegendBelow, UndefinedLabel: undefinedLabel}
 }
 
 // violationsFigure: one panel per claim, violation frequency against T for
@@ -138,20 +192,21 @@ func violationsFigure(reps []*Theorem1Report) *plotfig.Figure {
 					Dashes: generatorDashes[(k/len(generatorColors))%len(generatorDashes)],
 					Marker: generatorMarkers[k%len(generatorMarkers)],
 				}
-				series = append(series, plotfig.Series{Label: g.Name, X: x, Y: y, Undefined: undefined, Style: st})
+				series = append(series, plotfig.Series{Label: GeneratorTitle(g.Name), X: x, Y: y, Undefined: undefined, Style: st})
 				k++
 			}
 		}
 		panels = append(panels, plotfig.Panel{
-			Title: c.String(), XLabel: "$T$", YLabel: "violation frequency", LogX: true, Series: series,
-			Refs: []plotfig.RefLine{{Y: delta, Label: fmt.Sprintf("$\\delta = %g$", delta)}},
+			Title: "Theorem 1 " + claimTitle[c], XLabel: "$T$", YLabel: "violation frequency", LogX: true, Series: series,
+			Refs:     []plotfig.RefLine{{Y: delta, Label: fmt.Sprintf("$\\delta = %g$", delta)}},
+			YInclude: []float64{0, 1},
 		})
 	}
-	cols := 3
-	rows := (len(panels) + cols - 1) / cols
-	// Every generator whose bound is undefined somewhere gets a row of
-	// crosses under the data area: taller panels keep the data readable.
-	return &plotfig.Figure{Rows: rows, Cols: cols, Height: vg.Length(rows) * 2.6 * vg.Inch, Panels: panels, UndefinedLabel: undefinedLabel}
+	// Every generator has a row in the strips of undefined bounds: taller
+	// panels keep the data the larger part of the figure.
+	f := printed(panels)
+	f.RowHeight = 2.3 * vg.Inch
+	return f
 }
 
 // Log-axis panels keep short y labels: gonum/plot centres the rotated label
@@ -186,19 +241,19 @@ func paperFigure(p *PaperScaleReport) *plotfig.Figure {
 				litUndefined = append(litUndefined, !pt.Literal.Defined)
 			}
 		}
-		st := sweep.StyleFor(alg)
-		dt = append(dt, plotfig.Series{Label: alg, X: x, Y: y, Lo: lo, Hi: hi, Style: st})
-		norm = append(norm, plotfig.Series{Label: alg, X: x, Y: ny, Lo: nlo, Hi: nhi, Style: st})
-		rate = append(rate, plotfig.Series{Label: alg, X: x, Y: ry, Style: st})
+		st, label := sweep.StyleFor(alg), sweep.DisplayName(alg)
+		dt = append(dt, plotfig.Series{Label: label, X: x, Y: y, Lo: lo, Hi: hi, Style: st})
+		norm = append(norm, plotfig.Series{Label: label, X: x, Y: ny, Lo: nlo, Hi: nhi, Style: st})
+		rate = append(rate, plotfig.Series{Label: label, X: x, Y: ry, Style: st})
 	}
 	grey := plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
 	dt = append(dt,
 		plotfig.Series{Label: `$p \log(1 + T L^2 \kappa/(\lambda p))$`, X: bx, Y: brief, Style: grey},
 		plotfig.Series{Label: `same with $T K(K-1)/2$ pairs`, X: bx, Y: pairs, Style: plotfig.Style{Color: colBall, Dashes: []vg.Length{vg.Points(1), vg.Points(1.5)}}})
-	norm = append(norm, plotfig.Series{Label: claimLabel[LiteralScalar], X: bx, Y: lit, Undefined: litUndefined, Style: claimStyle[LiteralScalar]})
-	return &plotfig.Figure{Rows: 1, Cols: 3, Height: 2.6 * vg.Inch, UndefinedLabel: undefinedLabel, Panels: []plotfig.Panel{
+	norm = append(norm, plotfig.Series{Label: claimLabel(LiteralScalar), X: bx, Y: lit, Undefined: litUndefined, Style: claimStyle[LiteralScalar]})
+	return printed([]plotfig.Panel{
 		{Title: fmt.Sprintf("effective dimension $\\tilde{d}$ ($p = %d$)", p.P), XLabel: "$T$", YLabel: `$\tilde{d}$`, LogX: true, LogY: true, Series: dt},
 		{Title: `$\max_Z \|z\|_{V_T^{-1}}$, $Z$ = pool pairs`, XLabel: "$T$", YLabel: "norm", LogX: true, LogY: true, Series: norm},
 		{Title: "rate of Theorems 2-3", XLabel: "$T$", YLabel: `$\sqrt{\tilde{d}/T}$`, LogX: true, Series: rate},
-	}}
+	})
 }

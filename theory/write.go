@@ -41,6 +41,13 @@ func (r *Results) Write(dir string) ([]string, error) {
 		}
 		paths = append(paths, path)
 	}
+	ps, err := r.writeFigures(dir)
+	return append(paths, ps...), err
+}
+
+// writeFigures writes the figures of r into dir (PNG, SVG and PDF).
+func (r *Results) writeFigures(dir string) ([]string, error) {
+	var paths []string
 	for _, nf := range r.figures() {
 		ps, err := nf.fig.Save(filepath.Join(dir, nf.name))
 		paths = append(paths, ps...)

@@ -83,3 +83,72 @@ func TestWriteDeterministic(t *testing.T) {
 		t.Error("summary.md lacks the failing verdict or the counterexample")
 	}
 }
+
+// TestRedrawMatchesWrite: the figures Redraw draws from the written tables
+// are the bytes Write drew from the results, so a figure redrawn from the
+// cache or the committed tables is the figure a fresh run draws.
+func TestRedrawMatchesWrite(t *testing.T) {
+	r := smallResults(t)
+	a, b := t.TempDir(), t.TempDir()
+	paths, err := r.Write(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"theorem1.csv", "effective_dimension.csv", "summary.md"} {
+		data, err := os.ReadFile(filepath.Join(a, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(b, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drawn, err := Redraw(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figures := 0
+	for _, p := range paths {
+		switch filepath.Ext(p) {
+		case ".png", ".svg", ".pdf":
+			figures++
+			want, _ := os.ReadFile(p)
+			got, err := os.ReadFile(filepath.Join(b, filepath.Base(p)))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s: redrawn figure differs from the written one (%v)", filepath.Base(p), err)
+			}
+		}
+	}
+	if figures == 0 || len(drawn) != figures {
+		t.Errorf("Write drew %d figure files, Redraw %d", figures, len(drawn))
+	}
+	if err := os.WriteFile(filepath.Join(b, "theorem1.csv"), []byte("generator,dim\nx,notanumber\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Redraw(b); err == nil || !strings.Contains(err.Error(), "theorem1.csv") {
+		t.Errorf("malformed theorem1.csv: error %v, want one naming the file", err)
+	}
+}
+
+// TestGeneratorTitles: every generator of the checks has a name for readers
+// of the figures, distinct from the others and from its table name.
+func TestGeneratorTitles(t *testing.T) {
+	names := []string{"neural-adb-ucb", "neural-adb-ucb-randctx"}
+	for _, g := range SyntheticGenerators(4, 1) {
+		names = append(names, g.Name())
+	}
+	seen := map[string]string{}
+	for _, n := range names {
+		title := GeneratorTitle(n)
+		if title == n || title == "" {
+			t.Errorf("%s: no title for readers (%q)", n, title)
+		}
+		if o, ok := seen[title]; ok {
+			t.Errorf("%s and %s share the title %q", n, o, title)
+		}
+		seen[title] = n
+	}
+	if GeneratorTitle("unknown-x") != "unknown-x" {
+		t.Error("an unknown name is not returned unchanged")
+	}
+}
