@@ -6,7 +6,8 @@
 // # Inputs and outputs
 //
 //	the CSV of every figure of sweep.FigureSpecs    figure-<id>.tex (the figure and its caption),
-//	  (figures/<id>.csv or figures/<dir>/<id>.csv)    final-<id>.tex (final values per row of panels)
+//	  (figures/<id>.csv or figures/<dir>/<id>.csv)    print-<id>-<k>.pdf (its print layout, print.go),
+//	                                                 final-<id>.tex (final values per row of panels)
 //	the claims CSV that make verify writes beside    verdict.tex (page 1), claims.tex, claims-full.tex
 //	  figures/claims.md (verify.WriteCSV)
 //	algorithms.Fields                                config.tex (every open reading, default, source)
@@ -44,6 +45,7 @@
 //	\nadb{lockon/sensitivity/READING/PROBLEM/COLUMN}   READING = Slug of the reading (nu=100 → nu-100)
 //	\nadb{real/NAME/ALGO/METRIC}, \nadb{real/NAME/T}, \nadb{real/NAME/ref/REFERENCE/COLUMN}
 //	\nadb{theory/effdim/ALGO/COLUMN}, \nadb{theory/kappa/PROBLEM/COLUMN}, \nadb{theory/theorem1/GENERATOR/CLAIM}
+//	\nadb{theory/figure/theorem1/seeds}, \nadb{theory/figure/effdim/seeds}   the seeds behind the theory figures
 //	\nadb{theory/counterexample/BLOCK/X}  X one of d, T, bound, maxnorm, all-from, sequences, mstar,
 //	                                    mstar-T; and .../T=N/mstar; lambda, L and delta of the checks
 //

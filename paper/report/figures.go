@@ -112,6 +112,9 @@ func (g *gen) figures() error {
 			return err
 		}
 	}
+	if err := g.theoryFigureMacros(); err != nil {
+		return err
+	}
 	return g.reproduce(figs)
 }
 
@@ -130,20 +133,41 @@ func (g *gen) figure(f sweep.Figure) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.file("figure-"+f.ID+".tex"), "\\nadbfigure{../%s}{%s (%s; numbers in %s)}{fig:%s}\n", stem, caption, paperTeX, src, f.ID)
+	caption = fmt.Sprintf("%s (%s; numbers in %s).", strings.TrimSuffix(caption, "."), paperTeX, src)
+	cmd := "nadb figures -only " + f.ID
 	fc, err := g.src.readFigureCSV(stem + ".csv")
 	if err != nil {
-		cmd := "nadb figures -only " + f.ID
+		if err := g.pend(err, stem+".csv", cmd, "fig/"+f.ID+"/"); err != nil {
+			return err
+		}
+		g.figurePlaceholder(f.ID, caption, pendingText(stem+".csv", cmd))
 		if f.Tables != nil { // its summary tables stand in for final values
-			return g.pend(err, stem+".csv", cmd, "fig/"+f.ID+"/")
+			return nil
 		}
 		return g.placeholder("final-"+f.ID+".tex", err, stem+".csv", cmd, "fig/"+f.ID+"/")
+	}
+	if err := g.printFigure(f, caption); err != nil {
+		// The CSV is well formed but not the figure's (made before a curve
+		// was added or after one was removed): the figure waits for the
+		// next run; its values are still reported.
+		if err := g.pend(missing(stem+".csv"), stem+".csv", cmd, "fig/"+f.ID+"/"); err != nil {
+			return err
+		}
+		p, _ := Code(cmd)
+		e, _ := Escape(err.Error())
+		g.figurePlaceholder(f.ID, caption, fmt.Sprintf("the figure cannot be drawn from its CSV (%s); %s makes it again.", e, p))
 	}
 	g.figureMacros(f.ID, fc)
 	if f.Tables == nil {
 		return g.finalTables(f.ID, fc)
 	}
 	return nil
+}
+
+// figurePlaceholder writes figure-ID.tex as a float with the caption and a
+// placeholder saying why the figure is missing.
+func (g *gen) figurePlaceholder(id, caption, why string) {
+	fmt.Fprintf(g.file("figure-"+id+".tex"), "\\nadbfigbegin\\centering\n\\nadbplaceholder{%s}\n\\caption{%s}\\label{fig:%s}\n\\end{figure}\n", why, caption, id)
 }
 
 // figureMacros: fig/ID/T and fig/ID/seeds, and per row, curve and metric

@@ -12,8 +12,8 @@ import (
 	"github.com/neural-adb/nadb/internal/fsutil"
 )
 
-// File is one generated LaTeX file: its name inside paper/generated and its
-// contents.
+// File is one generated file (LaTeX, or the PDF of a figure's print
+// layout): its name inside paper/generated and its contents.
 type File struct {
 	Name string
 	Data []byte
@@ -60,11 +60,16 @@ func generate(root string) (*gen, error) {
 	return g, nil
 }
 
-// output returns the generated files sorted by name, each with the header.
+// output returns the generated files sorted by name, each LaTeX file with
+// the header.
 func (g *gen) output() []File {
 	var out []File
 	for name, buf := range g.files {
-		out = append(out, File{Name: name, Data: append([]byte(header), buf.Bytes()...)})
+		data := buf.Bytes()
+		if strings.HasSuffix(name, ".tex") {
+			data = append([]byte(header), data...)
+		}
+		out = append(out, File{Name: name, Data: data})
 	}
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
 	return out

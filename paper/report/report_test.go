@@ -1,12 +1,14 @@
 package report
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,13 +21,29 @@ var root = filepath.Join("..", "..")
 
 var generatedDir = filepath.Join(root, "paper", "generated")
 
+// committed is one generation from the committed results, shared by the
+// tests that only read it (rendering the figures' print layouts makes a
+// generation take about a second of CPU).
+var committed struct {
+	once sync.Once
+	g    *gen
+	err  error
+}
+
+// generated returns the shared generation from the committed results.
+func generated(t *testing.T) (*gen, []File) {
+	t.Helper()
+	committed.once.Do(func() { committed.g, committed.err = generate(root) })
+	if committed.err != nil {
+		t.Fatal(committed.err)
+	}
+	return committed.g, committed.g.output()
+}
+
 // TestGeneratedUpToDate: the committed paper/generated/*.tex are what
 // Generate makes of the committed results and code; -update rewrites them.
 func TestGeneratedUpToDate(t *testing.T) {
-	files, err := Generate(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := generated(t)
 	if *update {
 		if _, err := Write(generatedDir, files); err != nil {
 			t.Fatal(err)
@@ -37,24 +55,32 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("paper/generated/%s: %v (run go test ./paper/report -update, or nadb paper)", f.Name, err)
 			continue
 		}
+		if !strings.HasSuffix(f.Name, ".tex") {
+			if !bytes.Equal(got, f.Data) {
+				t.Errorf("paper/generated/%s is stale relative to the committed results (run go test ./paper/report -update, or nadb paper)", f.Name)
+			}
+			continue
+		}
 		if d := cmp.Diff(string(got), string(f.Data)); d != "" {
 			t.Errorf("paper/generated/%s is stale relative to the committed results (run go test ./paper/report -update, or nadb paper); -committed +generated:\n%s", f.Name, d)
 		}
 	}
 }
 
-// Deterministic: two generations give the same bytes.
+// Deterministic: two generations give the same files and bytes.
 func TestGenerateDeterministic(t *testing.T) {
-	a, err := Generate(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, a := generated(t)
 	b, err := Generate(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(a, b); d != "" {
-		t.Errorf("two generations differ:\n%s", d)
+	if len(a) != len(b) {
+		t.Fatalf("two generations make %d and %d files", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !bytes.Equal(a[i].Data, b[i].Data) {
+			t.Errorf("two generations differ: %s (%d bytes) and %s (%d bytes)", a[i].Name, len(a[i].Data), b[i].Name, len(b[i].Data))
+		}
 	}
 }
 
@@ -94,10 +120,7 @@ var useKey = regexp.MustCompile(`\\nadb\{([^{}]+)\}`)
 // committed results, or comes from an input that is not generated yet (a
 // placeholder in the PDF, listed on its title page); a typo in a key fails.
 func TestProseKeysDefined(t *testing.T) {
-	g, err := generate(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := generated(t)
 	for name, text := range proseFiles(t) {
 		for _, m := range useKey.FindAllStringSubmatch(text, -1) {
 			k := m[1]
@@ -117,10 +140,7 @@ var prosePath = regexp.MustCompile(`\\nadbpath\{([^{}]+)\}`)
 // TestProsePathsExist: every repository path the prose names exists, or is
 // an input not generated yet.
 func TestProsePathsExist(t *testing.T) {
-	g, err := generate(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := generated(t)
 	for name, text := range proseFiles(t) {
 		for _, m := range prosePath.FindAllStringSubmatch(text, -1) {
 			p := m[1]
@@ -141,10 +161,7 @@ func TestProsePathsExist(t *testing.T) {
 // TestEveryFigureInReport: every figure of sweep.FigureSpecs is shown
 // somewhere in the report (a new figure needs a place in the prose).
 func TestEveryFigureInReport(t *testing.T) {
-	g, err := generate(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := generated(t)
 	var all strings.Builder
 	for _, text := range proseFiles(t) {
 		all.WriteString(text)
@@ -167,11 +184,11 @@ var rawMath = regexp.MustCompile(`\\_\\\{|(^|[^A-Za-z\\])[A-Za-z]\\_[A-Za-z0-9]|
 // a formula (the claims' statements are written in plain text with
 // subscripts like Σ_max; Escape must typeset them).
 func TestGeneratedTypesetsMath(t *testing.T) {
-	files, err := Generate(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := generated(t)
 	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".tex") {
+			continue
+		}
 		for i, line := range strings.Split(string(f.Data), "\n") {
 			// \nadbcode{…} is typewriter text: code keeps its underscores.
 			text := regexp.MustCompile(`\\nadbcode\{[^}]*\}`).ReplaceAllString(line, "")
