@@ -40,6 +40,7 @@ type NeuralModel struct {
 	duels   int
 	targets int            // regression targets (AddTarget)
 	trains  int            // retrains so far
+	stale   bool           // the rows' scores predate the last retrain (replay)
 	replay  replaySchedule // the schedule while replaying a log (replay.go)
 	sigmaK  float64        // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
 	kernel  gram.Kernel    // K0 = ΦΦᵀ of the features (nil without confidence)
@@ -162,7 +163,20 @@ func (m *NeuralModel) Retrain() {
 	m.sync()
 	m.trainer.Train()
 	m.trains++
+	if m.replay.on {
+		m.stale = true // scored when read (a replay's retrains are not read)
+		return
+	}
 	m.rows.refresh(m.score)
+}
+
+// current refreshes the row scores deferred by a replay's retrain.
+func (m *NeuralModel) current() {
+	m.sync()
+	if m.stale {
+		m.stale = false
+		m.rows.refresh(m.score)
+	}
 }
 
 // Retrains returns the number of retrains so far.
