@@ -11,14 +11,18 @@ import (
 
 // Shape is the size of the pool a learner is built on: Contexts contexts of
 // Arms arms with Dim features, of which Fresh are replaced every round (the
-// fresh-context reading; 0 on a fixed pool).
+// fresh-context reading; 0 on a fixed pool). Converted is set when the
+// pool's rows are not one contiguous float64 matrix (float32 or mapped
+// storage, or a view; Pool.Contiguous), so that a learner that needs every
+// row as one float64 matrix holds a converted copy.
 type Shape struct {
 	Contexts, Arms, Dim, Fresh int
+	Converted                  bool
 }
 
 // ShapeOf returns the shape of p.
 func ShapeOf(p *Pool) Shape {
-	return Shape{Contexts: p.Contexts, Arms: p.Arms, Dim: p.Dim, Fresh: p.Fresh()}
+	return Shape{Contexts: p.Contexts, Arms: p.Arms, Dim: p.Dim, Fresh: p.Fresh(), Converted: !p.Contiguous(0, p.Rows())}
 }
 
 func (s Shape) rows() float64 { return float64(s.Contexts) * float64(s.Arms) }
@@ -37,8 +41,11 @@ type MemoryPart struct {
 // New allocates). It counts the large allocations: network and optimiser
 // state, per-row scores, training batches and the confidence state the
 // learner will build (gram.Confidence with a dense kernel, lazyConfidence, or
-// the fresh-context stream); the pool's features are the caller's. Sizes are
-// float64 so that absurd sizes cannot overflow.
+// the fresh-context stream), and a float64 copy of the features where a
+// learner needs them as one matrix and the pool does not hold them so
+// (Shape.Converted); the pool's own features are the caller's (a mapped pool
+// directory's cost no memory but page cache). Sizes are float64 so that
+// absurd sizes cannot overflow.
 func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 	var parts []MemoryPart
 	add := func(what, field string, floats float64) {
@@ -60,6 +67,9 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 		add("confidence blocks Q_c (K×K per context)", "arms", C*K*K)
 		add("confidence update vectors r̃ (rows × T)", "rounds", rows*T)
 		add("kernel columns of queried rows", "rounds", 2*T*rows)
+		if s.Converted {
+			add("a float64 copy of the features (the kernel of the raw features reads them as one matrix)", "dim", rows*float64(s.Dim))
+		}
 		return parts
 	}
 	w, L, d := float64(cfg.Width), float64(cfg.Depth), float64(s.Dim)
@@ -92,6 +102,9 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 		add("fresh rows' signals and solves", "rounds", float64(s.Fresh)*K*(sig+T+K))
 	case rows <= float64(lazyMinRows):
 		add("dense NTK kernel (rows × rows) and signals", "contexts", rows*rows+rows*sig)
+		if s.Converted {
+			add("a float64 copy of the features", "dim", rows*d)
+		}
 		add("confidence blocks Q_c (K×K per context)", "arms", C*K*K)
 		add("confidence update vectors r̃ (rows × T)", "rounds", rows*T+T*T)
 		if strings.HasPrefix(name, "neural-adb-lookahead") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/internal/memlimit"
 	"github.com/neural-adb/nadb/internal/poolfile"
 	"github.com/neural-adb/nadb/label"
 )
@@ -91,6 +93,19 @@ func (s *learnerSpec) env(in *poolInput) algorithms.Env {
 func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.LearnerProposer, int, error) {
 	if s.algo == "" {
 		return nil, 0, usageError{fmt.Errorf("-algo: name an algorithm (see nadb list)")}
+	}
+	// Refuse up front what would not fit once every answer is replayed
+	// (algorithms.New checks the learner as built, before any answer).
+	if in.answers != nil {
+		lim, err := memlimit.Current()
+		if err != nil {
+			return nil, 0, err
+		}
+		parts := algorithms.EstimateMemory(s.algo, algorithms.ShapeOf(in.file.Pool), s.cfg, len(in.answers.List))
+		var me *algorithms.MemoryError
+		if errors.As(algorithms.CheckMemory(parts, lim), &me) {
+			return nil, 0, usageError{fmt.Errorf("-algo %s: with the %d answers of %s the learner %s (a learner whose state grows more slowly, or fewer answers)", s.algo, len(in.answers.List), in.answersPath, me.Msg())}
+		}
 	}
 	l, err := algorithms.New(s.algo, s.env(in))
 	if err != nil {
