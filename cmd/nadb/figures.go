@@ -124,7 +124,13 @@ flags:`)
 	for i, f := range figs {
 		fmt.Fprintf(stdout, "%s: %s\n", f.ID, strings.Join(written[i], " "))
 	}
-	return nil
+	// Tables across figures (the savings table of figures/choice), when all
+	// their figures were drawn.
+	more, err := sweep.WriteCollections(figs, cache, *out)
+	if len(more) > 0 {
+		fmt.Fprintf(stdout, "tables: %s\n", strings.Join(more, " "))
+	}
+	return err
 }
 
 // listFigures prints every figure with its distinct runs (as the sweep

@@ -57,6 +57,9 @@ type Figure struct {
 	// Scale is the name of the Scale the figure was built at (Figures sets
 	// it); figures at any scale but Paper are marked as such.
 	Scale string
+	// LogX draws the duel axis on a log scale, from the first checkpoint
+	// after t = 0 (the learning curves of figures/choice).
+	LogX bool
 }
 
 // Jobs lists every run the figure needs.

@@ -13,7 +13,7 @@ import (
 // paper's Figures 1–6, and ours (the lock-on diagnostics and figure, the
 // real-data benchmarks). A new figure is one more entry.
 func FigureSpecs() []FigureSpec {
-	return []FigureSpec{
+	return append([]FigureSpec{
 		{"fig1-main", fig1},
 		{"fig2-ucb-d-K", func(sc Scale) Figure { return figDK(sc, "neural-adb-ucb", "Figure 2", "UCB") }},
 		{"fig3-ts-d-K", func(sc Scale) Figure { return figDK(sc, "neural-adb-ts", "Figure 3", "TS") }},
@@ -31,7 +31,7 @@ func FigureSpecs() []FigureSpec {
 		{"plus-ablation", figPlusAblation},
 		{"plus-real-cems", figPlusCEMS},
 		{"plus-real-shuttle", figPlusShuttle},
-	}
+	}, choiceFigures()...)
 }
 
 // onSine sets a run's problem to Sine.

@@ -98,6 +98,24 @@ func (t *Table) maxT() int {
 	return m
 }
 
+// minT is the first checkpoint after t = 0 of the figure's curves (where a
+// log duel axis starts).
+func (t *Table) minT() int {
+	m := 0
+	for _, row := range t.Points {
+		for _, curve := range row {
+			for _, pts := range curve {
+				for _, p := range pts {
+					if p.T > 0 && (m == 0 || p.T < m) {
+						m = p.T
+					}
+				}
+			}
+		}
+	}
+	return m
+}
+
 // panel draws metric mi of the curves of pr, titled title.
 func (t *Table) panel(pr panelRow, mi int, title string, maxT int) plotfig.Panel {
 	f := t.Figure
@@ -105,13 +123,17 @@ func (t *Table) panel(pr panelRow, mi int, title string, maxT int) plotfig.Panel
 	_, axis := MetricLabel(m)
 	panel := plotfig.Panel{Title: title, XLabel: "T (number of duels)", YLabel: axis, IntX: true, IntY: IsCount(m), XMin: 0, XMax: float64(maxT),
 		YInclude: []float64{BestValue(m)}}
+	if f.LogX {
+		panel.XLabel = "T (number of duels, log scale)"
+		panel.LogX, panel.XMin = true, float64(t.minT())
+	}
 	for _, ref := range f.References[m] {
 		panel.Refs = append(panel.Refs, plotfig.RefLine{Y: ref.Value, Label: ref.Label})
 	}
 	r := f.Rows[pr.row]
 	for k, ci := range pr.curves {
 		c := r.Curves[ci]
-		s := plotfig.Series{Label: c.Label, Style: StyleFor(c.Spec.Algorithm)}
+		s := plotfig.Series{Label: c.Label, Style: StyleOf(c.Spec)}
 		if f.Sequential {
 			s.Style = plotfig.Sequential(k, len(pr.curves))
 		}

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
-	"github.com/neural-adb/nadb/internal/fsutil"
 )
 
 // The figures of neural-adb-plus (ours, algorithms/plus_doc.go). Its
@@ -49,13 +47,15 @@ func PlusSeeds(sc Scale) int {
 }
 
 // plusRows is one comparison row per problem of PlusProblems; edit (may be
-// nil) adjusts every run.
+// nil) adjusts every run. Every run checks every GridEvery duels, as the
+// runs of figures/choice do (ChoiceSpec), so that the two share their runs.
 func plusRows(sc Scale, suffix string, edit func(*experiments.Spec)) []Row {
 	var rows []Row
 	for _, fn := range PlusProblems {
 		title := strings.ToUpper(string(fn[:1])) + string(fn[1:]) + suffix
 		rows = append(rows, comparison(sc, title, PlusAlgorithms, func(s *experiments.Spec) {
 			s.Problem.Name = string(fn)
+			s.Every = GridEvery(sc)
 			if edit != nil {
 				edit(s)
 			}
@@ -96,6 +96,7 @@ func figPlusAblation(sc Scale) Figure {
 		for _, a := range algorithms.PlusAblations {
 			s := Base(sc, "neural-adb-plus")
 			s.Problem.Name = string(fn)
+			s.Every = GridEvery(sc) // the full learner's runs are plus-main's
 			label := "neural-adb-plus"
 			if a != algorithms.PlusNone {
 				s.Config.PlusAblate = a
@@ -118,15 +119,18 @@ func figPlusAblation(sc Scale) Figure {
 }
 
 // PlusRealSpec is the run of algo on the real-data problem ("cems",
-// "shuttle") at scale sc, as the real-data figures run it (seed 0: set it):
-// sc.T duels at paper scale, half as many elsewhere (the real-data problems
-// keep their size at every scale, so this keeps "go test ./verify" short).
+// "shuttle") at scale sc, as the plus-real-* figures and figures/choice run
+// it (seed 0: set it): sc.T duels at paper scale, half as many elsewhere
+// (the real-data problems keep their size at every scale, so this keeps "go
+// test ./verify" short), checkpoints every GridEvery duels.
 func PlusRealSpec(sc Scale, algo, problem string) experiments.Spec {
 	t := sc.T
 	if sc.Name != Paper.Name {
 		t = sc.T / 2 / sc.Every * sc.Every
 	}
-	return experiments.Spec{Algorithm: algo, Problem: experiments.ProblemSpec{Name: problem}, Config: algorithms.Default(), T: t, Every: sc.Every}
+	s := experiments.Spec{Algorithm: algo, Problem: experiments.ProblemSpec{Name: problem}, Config: algorithms.Default(), T: t}
+	s.Every = GridEvery(Scale{T: t, Every: sc.Every})
+	return s
 }
 
 // plusRealRow is a real-data row with the curves of PlusAlgorithms.
@@ -192,12 +196,5 @@ func writePlusTables(f Figure, c *Cache, out string) ([]string, error) {
 		return nil, err
 	}
 	md.WriteString("Mean ± half-width of the 95% t-interval over seeds; bold: the best mean; ≈: a paired t-test (same seeds) cannot tell the row from the best at the 5% level (two-sided, uncorrected for the number of rows).\n")
-	mdPath, csvPath := filepath.Join(out, f.ID+"-summary.md"), filepath.Join(out, f.ID+"-summary.csv")
-	if err := fsutil.WriteFile(mdPath, []byte(md.String())); err != nil {
-		return nil, err
-	}
-	if err := fsutil.WriteFile(csvPath, all.Bytes()); err != nil {
-		return nil, err
-	}
-	return []string{mdPath, csvPath}, nil
+	return writeSummaryFiles(f, load, out, md.String(), all.Bytes(), lastCheckpoint)
 }

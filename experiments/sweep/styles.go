@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/plotfig"
 )
 
@@ -83,6 +85,18 @@ func StyleFor(algo string) plotfig.Style {
 	v := h.Sum32()
 	n := uint32(len(plotfig.Palette))
 	return plotfig.Style{Color: plotfig.Palette[v%n], Dashes: plotfig.DashDash, Marker: fallbackMarkers[(v/n)%uint32(len(fallbackMarkers))]}
+}
+
+// StyleOf is the style of a run's curve: its algorithm's (StyleFor), and
+// for a passive twin (Config.Collect passive: the same learner on uniformly
+// random duels) grey and dashed with its algorithm's marker, so that a
+// learner and its twin share a panel without sharing a colour.
+func StyleOf(s experiments.Spec) plotfig.Style {
+	st := StyleFor(s.Algorithm)
+	if s.Config.Collect.Rule() == algorithms.CollectPassive {
+		st.Color, st.Dashes = plotfig.Grey, plotfig.Dashed
+	}
+	return st
 }
 
 // Family is a group of algorithms drawn in one row of panels where a

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
+	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/plotfig"
 )
 
@@ -56,10 +57,11 @@ func TestColoursDistinctPerPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := func(where string, algos []string) {
+	check := func(where string, specs []experiments.Spec) {
 		by := map[string]string{}
-		for _, a := range algos {
-			k := fmt.Sprint(StyleFor(a).Color)
+		for _, s := range specs {
+			a := s.Algorithm + " (collect " + string(s.Config.Collect.Rule()) + ")"
+			k := fmt.Sprint(StyleOf(s).Color)
 			if other, ok := by[k]; ok {
 				t.Errorf("%s: %s and %s share a colour", where, a, other)
 			}
@@ -72,14 +74,18 @@ func TestColoursDistinctPerPanel(t *testing.T) {
 		}
 		tab := &Table{Figure: f}
 		for _, pr := range tab.panelRows() {
-			var algos []string
+			var specs []experiments.Spec
 			for _, ci := range pr.curves {
-				algos = append(algos, f.Rows[pr.row].Curves[ci].Spec.Algorithm)
+				specs = append(specs, f.Rows[pr.row].Curves[ci].Spec)
 			}
-			check(fmt.Sprintf("%s, %s %s", f.ID, f.Rows[pr.row].Title, pr.family), algos)
+			check(fmt.Sprintf("%s, %s %s", f.ID, f.Rows[pr.row].Title, pr.family), specs)
 		}
 	}
-	check("paper algorithms + comparators + neural-adb-plus", slices.Concat(PaperAlgorithms, RandomContextAlgorithms, []string{"neural-adb-plus"}))
+	var specs []experiments.Spec
+	for _, a := range slices.Concat(PaperAlgorithms, RandomContextAlgorithms, []string{"neural-adb-plus"}) {
+		specs = append(specs, experiments.Spec{Algorithm: a})
+	}
+	check("paper algorithms + comparators + neural-adb-plus", specs)
 }
 
 // TestFamiliesCoverRegistered checks that every registered algorithm is in

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -224,15 +225,32 @@ func writeSummaryTables(f Figure, c *Cache, out string) ([]string, error) {
 			return nil, err
 		}
 		md.WriteString(refs)
-		mdPath, csvPath := filepath.Join(out, f.ID+"-summary.md"), filepath.Join(out, f.ID+"-summary.csv")
-		if err := fsutil.WriteFile(mdPath, []byte(md.String())); err != nil {
-			return nil, err
-		}
-		if err := fsutil.WriteFile(csvPath, all.Bytes()); err != nil {
-			return nil, err
-		}
-		return []string{mdPath, csvPath}, nil
+		seeds := f
+		seeds.Metrics = slices.Concat(f.Metrics, diag.Metrics)
+		return writeSummaryFiles(seeds, load, out, md.String(), all.Bytes(), func(*experiments.Result) []int { return []int{early, -1} })
 	}
+}
+
+// lastCheckpoint selects the last checkpoint of a run for WriteSeedsCSV.
+func lastCheckpoint(*experiments.Result) []int { return []int{-1} }
+
+// writeSummaryFiles writes a figure's summary, dir/ID-summary.md and
+// dir/ID-summary.csv, and beside them dir/ID-seeds.csv: every run's values
+// of f's metrics at the checkpoints at selects, from which every paired
+// test of the summary can be recomputed.
+func writeSummaryFiles(f Figure, load Loader, dir, md string, csvData []byte, at func(*experiments.Result) []int) ([]string, error) {
+	var seeds bytes.Buffer
+	if err := WriteSeedsCSV(&seeds, f, load, at); err != nil {
+		return nil, err
+	}
+	base := filepath.Join(dir, f.ID)
+	paths := []string{base + "-summary.md", base + "-summary.csv", base + "-seeds.csv"}
+	for i, data := range [][]byte{[]byte(md), csvData, seeds.Bytes()} {
+		if err := fsutil.WriteFile(paths[i], data); err != nil {
+			return paths[:i], err
+		}
+	}
+	return paths, nil
 }
 
 // referencesMarkdown returns the Markdown table of the non-learner reference

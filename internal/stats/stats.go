@@ -1,6 +1,8 @@
 // Package stats holds the few statistics the reproduction reports: means with
-// t-based confidence intervals, paired one-sided tests across seeds, Holm's
-// correction, and least-squares slopes for log–log rates.
+// t-based confidence intervals, paired one-sided tests across seeds (the
+// t-test, and the exact Wilcoxon signed-rank test for heavy-tailed metrics
+// such as the worst gap), Holm's correction, percentile bootstrap intervals
+// over seeds, and least-squares slopes for log–log rates.
 //
 // Intervals use Student's t with n−1 degrees of freedom and the unbiased
 // standard deviation (gonum's stat.MeanStdDev): with 10 seeds the normal
