@@ -21,6 +21,11 @@ const (
 	DoesNotHold  Verdict = "does not hold"
 	Undecided    Verdict = "undecided"
 	notEvaluated Verdict = "not evaluated"
+	// Pending is a recorded verdict only: the claim is pre-registered and
+	// has not been decided at that scale yet (its runs wait for the final
+	// code). A computed verdict never agrees with it, so "nadb verify"
+	// reports the claim until its verdict is recorded.
+	Pending Verdict = "pending"
 )
 
 // Outcome is what a claim's test computed.
@@ -49,6 +54,10 @@ type Claim struct {
 	// or 0: the scale's own), for claims that need more seeds than the
 	// figures run to be decided.
 	Seeds map[string]int
+	// Prereg names the pre-registration of the claim (verify/prereg/NAME.json),
+	// committed before its first result. Claims decided before
+	// pre-registration was introduced have none (preregExempt).
+	Prereg string
 	// Runs lists every run the claim needs at a scale.
 	Runs func(Scale) []experiments.Spec
 	// Evaluate decides the claim from the finished runs (ctx cancels
@@ -67,6 +76,36 @@ type Row struct {
 	Outcome
 	Scale string
 	Err   error
+	// Values are the per-seed values the claim's test read, in the order
+	// read (written by WriteSeedsCSV, so that every test can be recomputed
+	// from the repository alone).
+	Values []SeedValue
+	// FirstSeed is the scale's first seed (0 or 1: seeds from 1).
+	FirstSeed uint64
+}
+
+// SeedValue is one per-seed value a claim's test read: a metric of a run at
+// a checkpoint, or a per-seed statistic derived from a run's checkpoints
+// (such as a log–log slope, named in Metric).
+type SeedValue struct {
+	Spec   experiments.Spec
+	Metric string
+	T      int
+	Value  float64
+}
+
+// recording is the Results of one claim's evaluation, keeping the values
+// its test reads.
+type recording struct {
+	Results
+	values []SeedValue
+}
+
+// recordValue keeps v as a value the claim's test read, if r records.
+func recordValue(r Results, s experiments.Spec, metric string, t int, v float64) {
+	if rec, ok := r.(*recording); ok {
+		rec.values = append(rec.values, SeedValue{Spec: s, Metric: metric, T: t, Value: v})
+	}
 }
 
 // Agrees reports whether the computed verdict is the recorded one (an
@@ -131,12 +170,12 @@ func Evaluate(ctx context.Context, sc Scale, opts Options) ([]Row, error) {
 	if err := sw.Execute(ctx, jobs); err != nil {
 		return nil, err
 	}
-	res := cacheResults{opts.Cache}
 	rows := make([]Row, len(claims))
 	for i, c := range claims {
-		rows[i] = Row{Claim: c, Scale: sc.Name}
+		rows[i] = Row{Claim: c, Scale: sc.Name, FirstSeed: sc.FirstSeed}
+		res := &recording{Results: cacheResults{opts.Cache}}
 		out, err := c.Evaluate(ctx, c.ScaleFor(sc), res)
-		rows[i].Outcome, rows[i].Err = out, err
+		rows[i].Outcome, rows[i].Err, rows[i].Values = out, err, res.values
 		if err != nil {
 			rows[i].Verdict = notEvaluated
 		}
@@ -146,17 +185,31 @@ func Evaluate(ctx context.Context, sc Scale, opts Options) ([]Row, error) {
 
 // final returns a metric at the last checkpoint of spec for every seed.
 func final(sc Scale, r Results, spec experiments.Spec, metric string) ([]float64, error) {
+	return valuesAt(sc, r, spec, metric, -1)
+}
+
+// valuesAt returns a metric at checkpoint t (−1: the last) of spec for every
+// seed, and records them as values the claim's test read (SeedValue).
+func valuesAt(sc Scale, r Results, spec experiments.Spec, metric string, t int) ([]float64, error) {
 	var out []float64
 	for _, s := range sc.SeedsOf(spec) {
 		res, err := r.Get(s)
 		if err != nil {
 			return nil, err
 		}
-		cp := res.Checkpoints[len(res.Checkpoints)-1]
+		k := len(res.Checkpoints) - 1
+		for t >= 0 && k >= 0 && res.Checkpoints[k].T != t {
+			k--
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("%s on %s, seed %d: no checkpoint at t = %d", s.Algorithm, s.Problem.Name, s.Seed, t)
+		}
+		cp := res.Checkpoints[k]
 		v, err := experiments.Metric(res, cp, metric)
 		if err != nil {
 			return nil, err
 		}
+		recordValue(r, s, metric, cp.T, v)
 		out = append(out, v)
 	}
 	return out, nil

@@ -40,11 +40,11 @@ func rateClaim(id, algo, name, metric, mname string) Claim {
 						y = append(y, math.Log(v))
 					}
 				}
-				if len(x) < 3 {
-					slopes = append(slopes, math.NaN())
-					continue
+				b := math.NaN()
+				if len(x) >= 3 {
+					b, _ = stats.Slope(x, y, 0.95)
 				}
-				b, _ := stats.Slope(x, y, 0.95)
+				recordValue(r, s, "slope of log "+metric+" on log t (t >= T/10)", res.Checkpoints[len(res.Checkpoints)-1].T, b)
 				slopes = append(slopes, b)
 			}
 			// A seed without a slope (fewer than three positive values) leaves

@@ -76,6 +76,7 @@ func learns(id, claim, guards string, algos, problems []string, margin float64) 
 					if err != nil {
 						return Outcome{}, err
 					}
+					recordValue(r, s, "random_policy_mean_gap", 0, g)
 					bar = append(bar, factor*g)
 				}
 				mb, hb := stats.MeanCI(bar, 0.95)

@@ -48,6 +48,7 @@ func Table() []Claim {
 	claims = append(claims, lockOnRepairClaims()...)
 	claims = append(claims, freshClaims()...)
 	claims = append(claims, plusClaims()...)
+	claims = append(claims, choiceClaims()...)
 	return claims
 }
 

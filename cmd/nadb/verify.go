@@ -25,7 +25,8 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results (shared with nadb figures)")
 	brief := fs.Bool("brief", false, "print a short table for a terminal instead of the Markdown one: each claim's id, verdict and statement (make claims)")
-	out := fs.String("out", "", "also write the claims table as Markdown to this file, and, when it ends in .md, as CSV beside it (FILE.csv, for programs such as nadb paper); make verify writes the paper-scale table to figures/claims.md and figures/claims.csv; a reduced-scale run refuses to overwrite a paper-scale table")
+	out := fs.String("out", "", "also write the claims table as Markdown to this file, and, when it ends in .md, as CSV beside it (FILE.csv, for programs such as nadb paper) with every per-seed value the tests read (FILE-seeds.csv); make verify writes the paper-scale table to figures/claims.md, figures/claims.csv and figures/claims-seeds.csv; a reduced-scale run refuses to overwrite a paper-scale table")
+	firstSeed := fs.Uint64("first-seed", 1, "first seed of every claim (its number of seeds unchanged): a confirmation on seeds no figure runs, such as -first-seed 31 for claims decided on seeds 1-30; the recorded verdicts (of seeds from 1) are then shown, not enforced")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout (-brief: a short table for a terminal). Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
 		fs.PrintDefaults()
@@ -45,6 +46,10 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	if *workers < 1 {
 		return usageError{fmt.Errorf("workers: need at least 1, got %d", *workers)}
 	}
+	if *firstSeed < 1 {
+		return usageError{fmt.Errorf("first-seed: seeds start at 1, got %d", *firstSeed)}
+	}
+	sc.FirstSeed = *firstSeed
 	if *out != "" {
 		if err := checkOutFile("out", *out); err != nil {
 			return err
@@ -104,7 +109,14 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 			if err := fsutil.WriteWith(c, func(w io.Writer) error { return verify.WriteCSV(w, rows) }); err != nil {
 				return err
 			}
+			seeds := strings.TrimSuffix(c, ".csv") + "-seeds.csv"
+			if err := fsutil.WriteWith(seeds, func(w io.Writer) error { return verify.WriteSeedsCSV(w, rows) }); err != nil {
+				return err
+			}
 		}
+	}
+	if *firstSeed > 1 {
+		return nil // a confirmation: the recorded verdicts are of other seeds
 	}
 	var differ []string
 	for _, r := range rows {

@@ -18,7 +18,8 @@ import (
 //	                  neural-adb-ucb-randctx, random-nn and the linear learners
 //	plus-fresh        the same in the fresh-context reading (M = FreshM)
 //	plus-ablation     neural-adb-plus with each ingredient removed
-//	                  (Config.PlusAblate), sc.Seeds seeds
+//	                  (Config.PlusAblate), each tested against the full
+//	                  learner (ablation.go), PlusSeeds seeds
 //	plus-real-cems    held-out CEMSChoice students
 //	plus-real-shuttle held-out Statlog Shuttle samples
 
@@ -107,14 +108,14 @@ func figPlusAblation(sc Scale) Figure {
 		rows = append(rows, r)
 	}
 	return Figure{
-		Caption:    fmt.Sprintf("neural-adb-plus (ours) with one ingredient removed at a time (plus-ablate), Square, Sine and Cosine (rows), fixed pool; %d seeds", sc.Seeds),
+		Caption:    fmt.Sprintf("neural-adb-plus (ours) with one ingredient removed at a time (plus-ablate), Square, Sine and Cosine (rows), fixed pool; each ablation tested against the full learner; %d seeds", PlusSeeds(sc)),
 		Paper:      "ours",
 		Metrics:    []string{"worst_gap", "mean_gap"},
-		Seeds:      sc.Seeds,
+		Seeds:      PlusSeeds(sc),
 		Dir:        "plus",
 		Rows:       rows,
 		Sequential: true,
-		Tables:     writePlusTables,
+		Tables:     writeAblationTables,
 	}
 }
 

@@ -31,6 +31,10 @@ type Scale struct {
 	// the fresh-context figures: the default first (FreshM), then the
 	// others shown beside it.
 	Candidates []int
+	// FirstSeed is the first of the Seeds seeds of SeedsOf (0: seed 1): a
+	// confirmation of claims on seeds no figure has run (31–60 for the
+	// claims decided on seeds 1–30).
+	FirstSeed uint64
 }
 
 // FreshM is the default number of fresh candidate contexts per round of the
@@ -77,12 +81,14 @@ var Reduced = Scale{
 // Scales are the named scales.
 var Scales = []Scale{Paper, Quick, Reduced}
 
-// SeedsOf returns spec with seeds 1..sc.Seeds.
+// SeedsOf returns spec with seeds 1..sc.Seeds (FirstSeed … FirstSeed +
+// Seeds − 1 when FirstSeed is set).
 func (sc Scale) SeedsOf(spec experiments.Spec) []experiments.Spec {
+	first := max(sc.FirstSeed, 1)
 	out := make([]experiments.Spec, sc.Seeds)
 	for i := range out {
 		out[i] = spec
-		out[i].Seed = uint64(i + 1)
+		out[i].Seed = first + uint64(i)
 	}
 	return out
 }

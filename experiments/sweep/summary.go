@@ -51,9 +51,16 @@ func diagnostic(metric string) bool {
 	return false
 }
 
-// RealDataSummary loads the runs of the first row of f and summarises the
+// SummaryAt loads the runs of the first row of f and summarises the
 // checkpoint at round t (the last checkpoint if t < 0).
 func SummaryAt(f Figure, load Loader, t int) (*Summary, error) {
+	s, _, err := summaryValues(f, load, t)
+	return s, err
+}
+
+// summaryValues is SummaryAt with the per-seed values it summarises,
+// [curve][metric][seed].
+func summaryValues(f Figure, load Loader, t int) (*Summary, [][][]float64, error) {
 	s := &Summary{Figure: f, Metrics: f.Metrics, T: t}
 	vals := make([][][]float64, len(f.Rows[0].Curves)) // [curve][metric][seed]
 	for ci, c := range f.Rows[0].Curves {
@@ -63,7 +70,7 @@ func SummaryAt(f Figure, load Loader, t int) (*Summary, error) {
 			spec.Seed = uint64(seed)
 			res, err := load(spec)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", f.ID, err)
+				return nil, nil, fmt.Errorf("%s: %w", f.ID, err)
 			}
 			k := len(res.Checkpoints) - 1
 			if t >= 0 {
@@ -71,14 +78,14 @@ func SummaryAt(f Figure, load Loader, t int) (*Summary, error) {
 					k--
 				}
 				if k < 0 {
-					return nil, fmt.Errorf("%s: %s seed %d has no checkpoint at t = %d", f.ID, c.Label, seed, t)
+					return nil, nil, fmt.Errorf("%s: %s seed %d has no checkpoint at t = %d", f.ID, c.Label, seed, t)
 				}
 			}
 			s.T = res.Checkpoints[k].T
 			for mi, m := range f.Metrics {
 				v, err := experiments.Metric(res, res.Checkpoints[k], m)
 				if err != nil {
-					return nil, fmt.Errorf("%s: %w", f.ID, err)
+					return nil, nil, fmt.Errorf("%s: %w", f.ID, err)
 				}
 				vals[ci][mi] = append(vals[ci][mi], v)
 			}
@@ -124,7 +131,7 @@ func SummaryAt(f Figure, load Loader, t int) (*Summary, error) {
 			s.Rows[ri].PBest = append(s.Rows[ri].PBest, p)
 		}
 	}
-	return s, nil
+	return s, vals, nil
 }
 
 // WriteCSV writes the summary as algorithm,t,metric,mean,ci95_half,n,p_vs_best rows.
