@@ -23,6 +23,15 @@ import (
 // minimiser). The penalised MLE stands in for the norm-constrained MLE of the
 // linear analyses (Das et al. 2024); the text fixes neither.
 //
+// The differences z_s = x_w − x_l are kept sparse (their non-zero entries
+// only): with features that encode each arm in a block of its own, as
+// Shuttle and most pools of one's own do, a difference has two blocks of
+// d/K non-zeros, and a Newton step costs Σ_s nnz_s² for the Hessian instead
+// of n·d². Every sum adds the same non-zero terms in the same order as the
+// dense computation (the dot products follow floats.Dot's summation order,
+// sparsedot*.go), and a zero term leaves a floating-point sum unchanged, so
+// the fit is bit for bit the dense one's (TestLinearBTSparseMatchesDense).
+//
 // LinearBT is not safe for concurrent use.
 type LinearBT struct {
 	Pool *Pool
@@ -32,10 +41,15 @@ type LinearBT struct {
 	lambda float64
 	iters  int
 	every  int
-	z      []float64 // duel differences x_w − x_l, one row of Dim per duel
-	rows   rowScores // θ̂ᵀx_n for every pool row, refreshed at every refit
+	// Duel differences x_w − x_l: the non-zero entries of duel s are
+	// zIdx[zPtr[s]:zPtr[s+1]] (increasing) with values zVal[…].
+	zPtr []int
+	zIdx []int32
+	zVal []float64
+	rows rowScores // θ̂ᵀx_n for every pool row, refreshed at every refit
 	// Newton workspace.
 	grad, step, trial, w []float64
+	hacc                 []float64 // upper triangle of Σ w_s z_s z_sᵀ, row-major d×d
 	hess                 *mat.SymDense
 	chol                 mat.Cholesky
 	lastIters            int
@@ -53,31 +67,45 @@ func NewLinearBT(env Env) *LinearBT {
 		Pool: p, Theta: make([]float64, d), rows: newRowScores(p, env.Seed),
 		lambda: env.Config.Lambda, iters: env.Config.MLEIters, every: env.Config.RetrainEvery,
 		grad: make([]float64, d), step: make([]float64, d), trial: make([]float64, d),
-		hess: mat.NewSymDense(d, nil),
+		hess: mat.NewSymDense(d, nil), zPtr: []int{0},
 	}
 }
 
 // AddDuel records that arm win beat arm lose in context c, and refits every
 // RetrainEvery duels.
 func (m *LinearBT) AddDuel(c, win, lose int) {
-	xw, xl := m.Pool.Feature(c, win), m.Pool.Feature(c, lose)
-	for i := range xw {
-		m.z = append(m.z, xw[i]-xl[i])
-	}
+	m.addDifference(m.Pool.Feature(c, win), m.Pool.Feature(c, lose))
 	if m.Duels()%m.every == 0 {
 		m.Fit()
 	}
 }
 
+// addDifference records the duel difference xw − xl (its non-zeros).
+func (m *LinearBT) addDifference(xw, xl []float64) {
+	for i := range xw {
+		if v := xw[i] - xl[i]; v != 0 {
+			m.zIdx = append(m.zIdx, int32(i))
+			m.zVal = append(m.zVal, v)
+		}
+	}
+	m.zPtr = append(m.zPtr, len(m.zIdx))
+}
+
 // Duels returns the number of recorded duels.
-func (m *LinearBT) Duels() int { return len(m.z) / m.Pool.Dim }
+func (m *LinearBT) Duels() int { return len(m.zPtr) - 1 }
+
+// duel returns the non-zero entries of duel s's difference.
+func (m *LinearBT) duel(s int) ([]int32, []float64) {
+	a, b := m.zPtr[s], m.zPtr[s+1]
+	return m.zIdx[a:b], m.zVal[a:b]
+}
 
 // Loss returns L(θ).
 func (m *LinearBT) Loss(theta []float64) float64 {
-	d := m.Pool.Dim
 	l := 0.0
 	for s := range m.Duels() {
-		l += logistic.Softplus(-floats.Dot(theta, m.z[s*d:(s+1)*d]))
+		idx, val := m.duel(s)
+		l += logistic.Softplus(-sparseDot(theta, idx, val))
 	}
 	return l + m.lambda/2*floats.Dot(theta, theta)
 }
@@ -92,18 +120,27 @@ func (m *LinearBT) GradientTo(dst, theta []float64) []float64 {
 		dst[i] = m.lambda * theta[i]
 	}
 	for s := range m.Duels() {
-		z := m.z[s*d : (s+1)*d]
-		g := -logistic.Sigmoid(-floats.Dot(theta, z)) // d/du of −log μ(u)
-		for i, zi := range z {
-			dst[i] += g * zi
+		idx, val := m.duel(s)
+		g := -logistic.Sigmoid(-sparseDot(theta, idx, val)) // d/du of −log μ(u)
+		for k, i := range idx {
+			dst[i] += g * val[k]
 		}
 	}
 	return dst
 }
 
+// lossResolution is the relative rounding error below which LinearBT's fit
+// no longer trusts a comparison of two values of the loss (a sum over the
+// duels): 1e-14 of its size, about 45 units in the last place.
+const lossResolution = 1e-14
+
 // Fit runs the Newton iterations from the current θ and refreshes Scores. It
-// returns the number of iterations taken (fewer than MLEIters once the Newton
-// decrement falls below 1e-20, i.e. at machine precision).
+// returns the number of iterations taken: fewer than MLEIters once the
+// Newton decrement gᵀH⁻¹g falls below 2e-20 (machine precision), or stops
+// falling. Steps are damped by backtracking on L while L can resolve the
+// decrease the Armijo test asks for (10⁻⁴ of the decrement above
+// lossResolution·|L|); closer to the minimiser than that, full Newton steps,
+// which converge quadratically there.
 func (m *LinearBT) Fit() int {
 	d := m.Pool.Dim
 	n := m.Duels()
@@ -111,21 +148,32 @@ func (m *LinearBT) Fit() int {
 		m.w = make([]float64, n, 2*n)
 	}
 	it := 0
+	if m.hacc == nil {
+		m.hacc = make([]float64, d*d)
+	}
+	pure := false // full Newton steps, once the loss cannot judge a step
+	prev := math.Inf(1)
 	for ; it < m.iters; it++ {
-		// Gradient and Hessian λI + Σ μ(1−μ) z zᵀ at θ.
+		// Gradient and Hessian λI + Σ μ(1−μ) z zᵀ at θ: each entry sums
+		// the duels' non-zero terms in duel order.
 		w := m.w[:n]
+		clear(m.hacc)
 		for s := range n {
-			u := floats.Dot(m.Theta, m.z[s*d:(s+1)*d])
-			p := logistic.Sigmoid(u)
+			idx, val := m.duel(s)
+			p := logistic.Sigmoid(sparseDot(m.Theta, idx, val))
 			w[s] = p * (1 - p)
+			for a, i := range idx {
+				wi := w[s] * val[a]
+				row := m.hacc[int(i)*d:]
+				for b := a; b < len(idx); b++ {
+					row[idx[b]] += wi * val[b]
+				}
+			}
 		}
 		m.GradientTo(m.grad, m.Theta)
 		for i := range d {
 			for j := i; j < d; j++ {
-				v := 0.0
-				for s := range n {
-					v += w[s] * m.z[s*d+i] * m.z[s*d+j]
-				}
+				v := m.hacc[i*d+j]
 				if i == j {
 					v += m.lambda
 				}
@@ -144,11 +192,24 @@ func (m *LinearBT) Fit() int {
 			break
 		}
 		decr := floats.Dot(m.grad, m.step) // gᵀH⁻¹g
-		if decr/2 < 1e-20 {
-			break
+		if decr/2 < 1e-20 || (pure && !(decr < prev)) {
+			break // at machine precision, or the decrement no longer falls
 		}
-		// Backtracking (Armijo) along −H⁻¹g.
+		prev = decr
+		if pure {
+			floats.Sub(m.Theta, m.step)
+			continue
+		}
+		// Backtracking (Armijo) along −H⁻¹g, while the loss can resolve the
+		// decrease it asks for; below that the loss's rounding would decide
+		// (the fit crawled for every remaining iteration on large answer
+		// sets), and full Newton steps converge quadratically instead.
 		l0 := m.Loss(m.Theta)
+		if 1e-4*decr <= lossResolution*math.Abs(l0) {
+			pure = true
+			floats.Sub(m.Theta, m.step)
+			continue
+		}
 		t := 1.0
 		accepted := false
 		for range 60 {

@@ -177,7 +177,6 @@ func recheck9aPairs(vals map[seedRun]map[uint64]float64) (Verdict, int) {
 	})
 }
 
-
 // TestRecheckCommittedClaims recomputes claims 9a and 9f from the committed
 // per-seed values (figures/claims-seeds.csv) alone and compares them with
 // the committed verdicts (figures/claims.csv). It skips until make verify has

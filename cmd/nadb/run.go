@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -73,7 +75,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.IntVar(&spec.Every, "every", spec.Every, "checkpoint period in rounds")
 	fs.Uint64Var(&spec.Seed, "seed", spec.Seed, "seed of the problem instance, the feedback and the learner")
 	out := fs.String("out", "", "write the checkpoints as CSV to this file")
-	quiet := fs.Bool("q", false, "do not print the table")
+	quiet := fs.Bool("q", false, "do not print the table (nor the reference rows, which are then not computed)")
+	refsOut := fs.String("references", "", "pool, cems, shuttle with held-out contexts: write the reference rows (non-learners fitted to the training contexts, scored on the held-out ones) as CSV reference,note,<held-out columns> to this file; they are computed only when printed (without -q) or written")
 	configFlags(fs, &spec.Config)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: nadb run [flags]\n\nRuns one experiment and prints its metrics every -every rounds. A run whose\nestimated memory exceeds the limit is refused before it starts, naming the flag\nto change: the limit is the environment variable NADB_MAX_MEMORY (such as 8GB;\n0 turns the check off), else MemAvailable of /proc/meminfo.\n\nflags:")
@@ -108,6 +111,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			return err
 		}
 	}
+	if *refsOut != "" {
+		if err := checkOutFile("references", *refsOut); err != nil {
+			return err
+		}
+	}
 	var err error
 	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
 		return usageError{flagError(err)}
@@ -124,6 +132,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	if err := checkMemory(spec, prob.Pool); err != nil {
 		return err
+	}
+	if *refsOut != "" && !pool.HasHeldOut(prob) {
+		return usageError{fmt.Errorf("-references: problem %s has no held-out contexts to score references on (pool with -holdout, cems and shuttle have them)", spec.Problem.Name)}
 	}
 	var extraCols []string
 	if ev, ok := prob.Evaluator.(experiments.ExtraEvaluator); ok {
@@ -164,7 +175,42 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	if cols, refs, ok := pool.HeldOutReferences(prob); ok && !*quiet {
+	if err := references(stdout, prob, !*quiet, *refsOut); err != nil {
+		return err
+	}
+	if *out == "" {
+		return nil
+	}
+	return fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
+}
+
+// references computes the reference rows of a problem with held-out
+// contexts only when they are shown (print) or written (a CSV file path),
+// since they cost a fit to every training answer.
+func references(stdout io.Writer, prob *experiments.Problem, print bool, path string) error {
+	if (!print && path == "") || !pool.HasHeldOut(prob) {
+		return nil
+	}
+	cols, refs, _ := pool.HeldOutReferences(prob)
+	if path != "" {
+		err := fsutil.WriteWith(path, func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			cw.Write(append([]string{"reference", "note"}, cols...))
+			for _, r := range refs {
+				rec := []string{r.Name, r.Note}
+				for _, v := range r.Values {
+					rec = append(rec, strconv.FormatFloat(v, 'g', -1, 64))
+				}
+				cw.Write(rec)
+			}
+			cw.Flush()
+			return cw.Error()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if print {
 		names, w := make([]string, len(refs)), 0
 		for i, r := range refs {
 			names[i] = r.Name
@@ -186,10 +232,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			fmt.Fprintln(stdout)
 		}
 	}
-	if *out == "" {
-		return nil
-	}
-	return fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
+	return nil
 }
 
 // checkMemory refuses, as a usage error naming the flag to change, a run

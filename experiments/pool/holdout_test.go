@@ -67,7 +67,7 @@ func TestHeldOutMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := prob.Evaluator.(experiments.ExtraEvaluator)
-	want := []string{"answer_accuracy", "answer_logloss", "test_accuracy", "test_logloss", "test_mean_gap", "test_worst_gap", "tie_share", "unrecorded_share"}
+	want := []string{"answer_accuracy", "answer_logloss", "test_accuracy", "test_logloss", "test_choice_accuracy", "test_mean_gap", "test_worst_gap", "tie_share", "unrecorded_share"}
 	if cols := ev.ExtraColumns(); !slices.Equal(cols, want) {
 		t.Fatalf("columns %v, want %v", cols, want)
 	}
@@ -79,16 +79,18 @@ func TestHeldOutMetrics(t *testing.T) {
 	}{
 		// h = x. In-sample: y>x (d = 1), x>y (d = 2), z>x (d = −1); the tie
 		// is left out. Held out: z>x (2), x>z (2), y>x (−1). Gaps: held-out
-		// context 0 picks z (utility 5 = best), context 1 picks x (0 of 2).
+		// context 0 picks z (utility 5 = best), context 1 picks x (0 of 2):
+		// a best arm in one context of two.
 		{"h = x", linearScorer{theta: []float64{1}}, []float64{
 			2.0 / 3, (sp(-1) + sp(-2) + sp(1)) / 3,
 			2.0 / 3, (sp(-2) + sp(-2) + sp(1)) / 3,
-			(0 + 2) / 2.0, 2, nan, nan}},
+			0.5, (0 + 2) / 2.0, 2, nan, nan}},
 		// A constant model: every pair ½, gaps averaged over the three arms:
-		// context 0 (5 + 4 + 0)/3, context 1 (2 + 0 + 1)/3.
+		// context 0 (5 + 4 + 0)/3, context 1 (2 + 0 + 1)/3; one best arm of
+		// three tied in each.
 		{"constant", linearScorer{theta: []float64{0}}, []float64{
-			0.5, math.Ln2, 0.5, math.Ln2, (3 + 1) / 2.0, 3, nan, nan}},
-		{"no Scorer", nil, []float64{nan, nan, nan, nan, nan, nan, nan, nan}},
+			0.5, math.Ln2, 0.5, math.Ln2, 1.0 / 3, (3 + 1) / 2.0, 3, nan, nan}},
+		{"no Scorer", nil, []float64{nan, nan, nan, nan, nan, nan, nan, nan, nan}},
 	} {
 		got := ev.Extra(nil, tc.model)
 		if len(got) != len(tc.want) {
@@ -130,7 +132,7 @@ func TestReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	cols, refs, ok := HeldOutReferences(prob)
-	if !ok || !slices.Equal(cols, []string{"test_accuracy", "test_logloss", "test_mean_gap", "test_worst_gap"}) || len(refs) != 4 {
+	if !ok || !slices.Equal(cols, []string{"test_accuracy", "test_logloss", "test_choice_accuracy", "test_mean_gap", "test_worst_gap"}) || len(refs) != 4 {
 		t.Fatalf("references: %v %v %d", ok, cols, len(refs))
 	}
 	check := func(r Reference, name string, want []float64) {
@@ -160,7 +162,7 @@ func TestReferences(t *testing.T) {
 		}
 	}
 	th := (lo + hi) / 2
-	check(refs[0], "linear BT", []float64{2.0 / 3, (2*sp(-2*th) + sp(th)) / 3, 1, 2})
+	check(refs[0], "linear BT", []float64{2.0 / 3, (2*sp(-2*th) + sp(th)) / 3, 0.5, 1, 2})
 
 	// The global ranking: one utility per identifier from y>x, x>y, z>x;
 	// it must be LinearBT's on identifier indicators, and z > y > x.
@@ -184,16 +186,16 @@ func TestReferences(t *testing.T) {
 	// Held out: z>x right, x>z wrong, y>x right; the ranking picks z in both
 	// contexts: gaps 0 and 2 − 1.
 	x, y, z := s["x"], s["y"], s["z"]
-	check(refs[1], "global ranking", []float64{2.0 / 3, (sp(x-z) + sp(z-x) + sp(x-y)) / 3, 0.5, 1})
+	check(refs[1], "global ranking", []float64{2.0 / 3, (sp(x-z) + sp(z-x) + sp(x-y)) / 3, 0.5, 0.5, 1})
 
 	// Majority: y is best in training context 0, x and z share context 1:
 	// y (1) beats x (½) and z (½). Held out it ties z>x and x>z (½ each) and
 	// gets y>x right; it picks y: gaps 5 − 1 and 2 − 2.
-	check(refs[2], "majority arm", []float64{2.0 / 3, (2*math.Ln2 + sp(-1)) / 3, 2, 4})
+	check(refs[2], "majority arm", []float64{2.0 / 3, (2*math.Ln2 + sp(-1)) / 3, 0.5, 2, 4})
 	if refs[2].Note != "y" {
 		t.Errorf("majority arm %q, want y", refs[2].Note)
 	}
-	check(refs[3], "constant model", []float64{0.5, math.Ln2, 2, 3})
+	check(refs[3], "constant model", []float64{0.5, math.Ln2, 1.0 / 3, 2, 3})
 }
 
 // hiddenPool writes a pool of n contexts whose every context is recognisable
@@ -307,4 +309,24 @@ func poolOf(contexts, arms, dim int, x []float64) *algorithms.Pool {
 		panic(err)
 	}
 	return p
+}
+
+// TestChoiceAccuracy: ties among the chosen arms count as the share that is
+// best; several best arms all count.
+func TestChoiceAccuracy(t *testing.T) {
+	for _, tc := range []struct {
+		h, f []float64
+		want float64
+	}{
+		{[]float64{3, 1, 2}, []float64{5, 0, 1}, 1},
+		{[]float64{3, 1, 2}, []float64{0, 5, 1}, 0},
+		{[]float64{2, 2, 1}, []float64{0, 5, 1}, 0.5}, // a tie between a best arm and another
+		{[]float64{1, 2, 2}, []float64{0, 5, 5}, 1},   // two best arms, both tied
+		{[]float64{0, 0, 0, 1, 0, 0}, []float64{1, 0, 0, 1, 1, 0}, (1.0/3 + 1) / 2},
+		{[]float64{math.NaN(), 1, 0}, []float64{9, 0, 0}, 0}, // a NaN score is never chosen
+	} {
+		if got := ChoiceAccuracy(tc.h, tc.f, 3); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("ChoiceAccuracy(%v, %v) = %v, want %v", tc.h, tc.f, got, tc.want)
+		}
+	}
 }

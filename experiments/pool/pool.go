@@ -63,6 +63,10 @@ package pool
 //	                  Bradley–Terry negative log-likelihood −log μ(h(winner) −
 //	                  h(loser))
 //	test_accuracy, test_logloss      the same on the held-out contexts' answers
+//	test_choice_accuracy             with utilities: the share of held-out
+//	                  contexts whose chosen arm (the model's highest score,
+//	                  exact ties averaged) is a best arm (ChoiceAccuracy); it
+//	                  keeps resolving where the worst gap saturates
 //	test_mean_gap, test_worst_gap    with utilities: mean and max over the
 //	                  held-out contexts of max_a f(c,a) − f(c,â), â the arm the
 //	                  model scores highest (exact ties: averaged over the tied
@@ -71,8 +75,9 @@ package pool
 //	                  held-out contexts' Copeland scores, over those with a record
 //	tie_share, unrecorded_share      the coins above
 //
-// nadb run prints, after a run with held-out contexts, the same held-out
-// columns for four references fitted to the training contexts only
+// nadb run prints (unless -q), or writes as CSV (-references FILE), after a
+// run with held-out contexts, the same held-out columns for four references
+// fitted to the training contexts only; they are computed only then
 // (references.go): a linear Bradley–Terry model fitted to every training
 // answer at once, the best single global ranking of arm identifiers, the
 // majority arm, and a constant model (every pair 50/50, log-loss ln 2). The

@@ -135,6 +135,11 @@ type evaluator struct {
 	testStrict  []poolfile.Answer // strict held-out answers
 	testF       []float64
 	gapCtx      []int // held-out contexts the gap columns are over (nil: all)
+	// choiceAccuracy: the held-out column test_choice_accuracy, the share
+	// of held-out contexts whose chosen arm is a best arm (pools with
+	// utilities, unless the problem has held-out columns of its own, as
+	// Shuttle, whose test_accuracy is that share).
+	choiceAccuracy bool
 
 	cols     []string
 	heldOutK [2]int // cols[heldOutK[0]:heldOutK[1]] are the held-out columns
@@ -156,6 +161,10 @@ func (e *evaluator) columns() {
 			e.cols = append(e.cols, "test_accuracy", "test_logloss")
 		}
 		e.cols = append(e.cols, s.Columns...)
+		if t.Utility != nil && len(s.Columns) == 0 {
+			e.choiceAccuracy = true
+			e.cols = append(e.cols, "test_choice_accuracy")
+		}
 		switch {
 		case t.Utility != nil:
 			e.testF = t.Utility
@@ -225,6 +234,9 @@ func (e *evaluator) heldOut(dst, h []float64) []float64 {
 	if e.setup.Metrics != nil {
 		dst = e.setup.Metrics(dst, h)
 	}
+	if e.choiceAccuracy {
+		dst = append(dst, ChoiceAccuracy(h, t.Utility, e.Arms))
+	}
 	if e.testF != nil {
 		gaps := experiments.TiedGaps(nil, h, e.testF, e.Arms)
 		if e.gapCtx != nil {
@@ -258,4 +270,42 @@ func SetupOf(prob *experiments.Problem) (Setup, bool) {
 		return e.setup, true
 	}
 	return Setup{}, false
+}
+
+// ChoiceAccuracy returns the share of contexts whose chosen arm is a best
+// arm: the arm argmax_a h(c, a), a uniform choice among exact ties (counted
+// as the share of the tied arms that are best), against the arms of highest
+// utility f(c, a) (any of them, if several tie). h and f hold K values per
+// context; a NaN score counts as not chosen. It is the classification
+// accuracy when one arm per context is the right one (Shuttle's
+// test_accuracy), and the worst gap's complement on pools where the gap
+// saturates: it counts how often the choice is right, not by how much.
+func ChoiceAccuracy(h, f []float64, K int) float64 {
+	contexts := len(f) / K
+	if contexts == 0 {
+		return math.NaN()
+	}
+	hits := 0.0
+	for c := range contexts {
+		hc, fc := h[c*K:(c+1)*K], f[c*K:(c+1)*K]
+		top, best := math.Inf(-1), slices.Max(fc)
+		for _, v := range hc {
+			if v > top {
+				top = v
+			}
+		}
+		chosen, right := 0, 0
+		for a, v := range hc {
+			if v == top {
+				chosen++
+				if fc[a] == best {
+					right++
+				}
+			}
+		}
+		if chosen > 0 {
+			hits += float64(right) / float64(chosen)
+		}
+	}
+	return hits / float64(contexts)
 }

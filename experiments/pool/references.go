@@ -47,6 +47,14 @@ type Reference struct {
 	Values []float64 // one per held-out column
 }
 
+// HasHeldOut reports whether a problem was built by NewProblem with
+// held-out contexts, so that HeldOutReferences can compute references (which
+// costs a fit to every training answer: call it only when they are shown).
+func HasHeldOut(prob *experiments.Problem) bool {
+	e, ok := prob.Evaluator.(*evaluator)
+	return ok && e.setup.Test != nil
+}
+
 // HeldOutReferences returns the held-out columns of a problem built by
 // NewProblem and the references' values of them, and false when the problem
 // has no held-out contexts.

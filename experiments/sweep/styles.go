@@ -149,6 +149,7 @@ var metricLabels = map[string]metric{
 	"test_copeland_gap":      {"Held-out Copeland gap", "Copeland points (of 5)", false},
 	"test_balanced_accuracy": {"Held-out balanced accuracy", "mean recall over classes", false},
 	"test_mean_gap":          {"Held-out mean gap", "gap (reward units)", false},
+	"test_choice_accuracy":   {"Held-out best-arm choices", "share of contexts", false},
 	"test_worst_gap":         {"Held-out worst gap", "gap (reward units)", false},
 	"answer_accuracy":        {"Training-answer accuracy (in-sample)", "share of answers", false},
 	"answer_logloss":         {"Training-answer log-loss (in-sample)", "nats per answer", false},
