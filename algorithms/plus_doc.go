@@ -70,8 +70,11 @@ package algorithms
 //	β_n = ν̂ z_nᵀΣψ / √(ψᵀΣψ + 1/μ'(h_a1 − h_b)),   ψ = z_{c,a1} − z_{c,b},
 //
 // the expected increase of the posterior-mean value of the greedy policy over
-// the whole pool after the answer (read as a Gaussian observation of
-// h_a1 − h_b): the one-step expected reduction of the pool-wide policy loss,
+// the whole pool after the answer, read as a Gaussian observation of
+// h_a1 − h_b with noise variance ν̂²/κ, κ = μ'(h_a1 − h_b) (the answer's
+// Fisher information in the posterior's units, whose variances carry ν̂²; κ
+// is taken at the current member's h, without its temperature τ): the
+// one-step expected reduction of the pool-wide policy loss,
 // the quantity the paper's mean gap measures. Each context's term is the
 // exact integral over the upper envelope of K lines (plusKG); all β come from
 // one matrix product. With probability Explore the duel is instead a uniformly

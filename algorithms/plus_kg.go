@@ -9,11 +9,14 @@ import (
 // knowledgeGradient appends, for every candidate duel (c, a, b), the expected
 // increase of Σ_{c'} max_a E[h_{c',a}] over the pool after its answer: the
 // one-step expected reduction of the pool-wide policy loss under the
-// linearised posterior with the answer read as a Gaussian observation of
-// h_a − h_b of precision κ = μ'(h_a − h_b). The posterior mean of row n then
+// linearised posterior (Var h_n = ν̂² z_nᵀΣz_n), with the answer read as a
+// Gaussian observation of h_a − h_b whose noise variance is ν̂²/κ,
+// κ = μ'(h_a − h_b): the Bradley–Terry Fisher information of the answer, in
+// the posterior's units (precision κ/ν̂², not κ). κ is taken at the current
+// member's h, without its temperature τ. The posterior mean of row n then
 // moves by β_n Z, Z ~ N(0,1), with
 //
-//	β_n = ν̂ z_nᵀΣψ / √(ψᵀΣψ + 1/κ),   ψ = z_a − z_b,
+//	β_n = ν̂² z_nᵀΣψ / √(ν̂²ψᵀΣψ + ν̂²/κ) = ν̂ z_nᵀΣψ / √(ψᵀΣψ + 1/κ),   ψ = z_a − z_b,
 //
 // and each context contributes E[max_a (h_a + β_a Z)] − max_a h_a (plusKG).
 func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 {

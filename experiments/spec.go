@@ -40,7 +40,7 @@ func (s Spec) Validate() error {
 // CacheVersion is part of every cache key. Bump it whenever a change to the
 // code changes the numbers a Spec produces (an algorithm, a problem, a metric),
 // so that stale results are never reused; "make clean-cache" also clears them.
-const CacheVersion = 2
+const CacheVersion = 3
 
 // Key returns the cache key of a run: the SHA-256 of the cache version and the
 // complete Spec in JSON (every config field, the problem, T, Every, Seed).

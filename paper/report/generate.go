@@ -50,7 +50,7 @@ func Generate(root string) ([]File, error) {
 // generate runs every step of the generation.
 func generate(root string) (*gen, error) {
 	g := &gen{src: source{root}, files: map[string]*bytes.Buffer{}, macros: newMacros()}
-	for _, step := range []func() error{g.figures, g.claims, g.config, g.lockon, g.realdata, g.theory, g.runtime, g.plus} {
+	for _, step := range []func() error{g.figures, g.claims, g.config, g.lockon, g.realdata, g.theory, g.runtime, g.plus, g.choice} {
 		if err := step(); err != nil {
 			return nil, err
 		}
