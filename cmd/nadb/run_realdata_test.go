@@ -89,3 +89,32 @@ func TestRunRealData(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReferences: -references writes the reference rows as CSV (with
+// -q, which prints nothing and computes them only for the file); without a
+// held-out part it is a usage error naming the flag.
+func TestRunReferences(t *testing.T) {
+	dir := t.TempDir()
+	refs := filepath.Join(dir, "refs.csv")
+	var out, errb bytes.Buffer
+	args := []string{"run", "-q", "-problem", "cems", "-algo", "random", "-contexts", "40", "-holdout", "20", "-T", "4", "-every", "2", "-references", refs}
+	if err := run(context.Background(), &out, &errb, args); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("-q printed:\n%s", out.String())
+	}
+	data, err := os.ReadFile(refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if lines[0] != "reference,note,test_accuracy,test_logloss,test_copeland_gap" || len(lines) != 5 || !strings.HasPrefix(lines[4], "constant model") {
+		t.Errorf("references file:\n%s", data)
+	}
+	err = run(context.Background(), &out, &errb, []string{"run", "-q", "-problem", "square", "-T", "2", "-references", refs})
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "-references") {
+		t.Errorf("-references without held-out contexts: %v, want a usage error naming -references", err)
+	}
+}
