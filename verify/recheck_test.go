@@ -177,47 +177,50 @@ func recheck9aPairs(vals map[seedRun]map[uint64]float64) (Verdict, int) {
 	})
 }
 
-// TestRecheckCommittedClaims recomputes claims 9a and 9f from the committed
-// per-seed values (figures/claims-seeds.csv) alone and compares them with
-// the committed verdicts (figures/claims.csv). It skips until make verify has
-// written the seeds file.
+// TestRecheckCommittedClaims recomputes claims 9a and 9f from committed
+// per-seed values alone (a claims table's FILE-seeds.csv beside FILE.csv:
+// figures/claims, the choice evaluation's figures/choice/claims, the
+// confirmation figures/plus/confirm-31-60) and compares them with the
+// verdicts committed beside them. It skips until such files are committed.
 func TestRecheckCommittedClaims(t *testing.T) {
-	dir := filepath.Join("..", "figures")
-	seeds, err := os.ReadFile(filepath.Join(dir, "claims-seeds.csv"))
-	if os.IsNotExist(err) {
-		t.Skip("figures/claims-seeds.csv not committed yet (make verify writes it)")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join(dir, "claims.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	verdict := map[string]string{}
-	for _, rec := range recs[1:] {
-		verdict[rec[0]] = rec[3]
-	}
 	checked := 0
-	for _, id := range []string{"9a", "9f"} {
-		vals, err := readClaimSeeds(bytes.NewReader(seeds), id)
+	for _, stem := range []string{"claims", "choice/claims", "plus/confirm-31-60"} {
+		base := filepath.Join("..", "figures", filepath.FromSlash(stem))
+		seeds, err := os.ReadFile(base + "-seeds.csv")
+		if os.IsNotExist(err) {
+			t.Logf("figures/%s-seeds.csv not committed yet", stem)
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(vals) == 0 || verdict[id] == "" {
-			t.Logf("claim %s: not in the committed claims table and seeds", id)
-			continue
+		f, err := os.Open(base + ".csv")
+		if err != nil {
+			t.Fatal(err)
 		}
-		got, n := recheckClaim(id, vals)
-		if string(got) != verdict[id] {
-			t.Errorf("claim %s recomputed from figures/claims-seeds.csv (%d tests): %s; figures/claims.csv says %s", id, n, got, verdict[id])
+		recs, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
-		checked++
+		verdict := map[string]string{}
+		for _, rec := range recs[1:] {
+			verdict[rec[0]] = rec[3]
+		}
+		for _, id := range []string{"9a", "9f"} {
+			vals, err := readClaimSeeds(bytes.NewReader(seeds), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(vals) == 0 || verdict[id] == "" {
+				continue
+			}
+			got, n := recheckClaim(id, vals)
+			if string(got) != verdict[id] {
+				t.Errorf("claim %s recomputed from figures/%s-seeds.csv (%d tests): %s; figures/%s.csv says %s", id, stem, n, got, stem, verdict[id])
+			}
+			checked++
+		}
 	}
 	if checked == 0 {
 		t.Skip("no claim to recheck in the committed files")
