@@ -40,7 +40,7 @@ type NeuralModel struct {
 	duels   int
 	targets int            // regression targets (AddTarget)
 	trains  int            // retrains so far
-	stale   bool           // the rows' scores predate the last retrain (replay)
+	stale   bool           // the rows' scores predate the last retrain
 	replay  replaySchedule // the schedule while replaying a log (replay.go)
 	sigmaK  float64        // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
 	kernel  gram.Kernel    // K0 = ΦΦᵀ of the features (nil without confidence)
@@ -131,7 +131,7 @@ func (m *NeuralModel) trainerRow(n int) int {
 
 // RowScores returns h(x_n;θ_t) for every pool row (read only).
 func (m *NeuralModel) RowScores() []float64 {
-	m.sync()
+	m.current()
 	return m.rows.S
 }
 
@@ -163,14 +163,15 @@ func (m *NeuralModel) Retrain() {
 	m.sync()
 	m.trainer.Train()
 	m.trains++
-	if m.replay.on {
-		m.stale = true // scored when read (a replay's retrains are not read)
-		return
-	}
-	m.rows.refresh(m.score)
+	// Every row is scored again when the scores are next read, not now: a
+	// learner that reads them only at checkpoints or for one context
+	// (random-nn, a replay's intermediate retrains) does not pay a pass over
+	// a large pool per retrain. The scores are a function of θ alone, so
+	// when they are computed changes nothing.
+	m.stale = true
 }
 
-// current refreshes the row scores deferred by a replay's retrain.
+// current refreshes the row scores a retrain left stale.
 func (m *NeuralModel) current() {
 	m.sync()
 	if m.stale {
@@ -202,13 +203,13 @@ func (m *NeuralModel) Scores(c int) []float64 {
 
 // Policy returns π(c) = argmax_a h(x_{c,a};θ_t) (eq. 8) for every context.
 func (m *NeuralModel) Policy(dst []int) []int {
-	m.sync()
+	m.current()
 	return m.rows.policy(dst)
 }
 
 // policyAll is Policy over every context now in the pool, fresh ones too.
 func (m *NeuralModel) policyAll(dst []int) []int {
-	m.sync()
+	m.current()
 	return PolicyFromScores(dst, m.Pool.Contexts, m.Pool.Arms, m.rows.S, m.rows.prio)
 }
 

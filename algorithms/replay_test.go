@@ -51,6 +51,14 @@ func TestReplay(t *testing.T) {
 	if n := replayed.(*RandomDuels).model.(*NeuralModel).Retrains(); n != 5 { // at 10, 20, 40, 80 and the end
 		t.Errorf("replayed: %d retrains, want 5", n)
 	}
+	// The row scores a retrain left stale are the network's when read.
+	nm := replayed.(*RandomDuels).model.(*NeuralModel)
+	fresh := ScoreRows(nil, nm, p, 0, p.Rows(), nil)
+	for n, s := range nm.RowScores() {
+		if math.Float64bits(s) != math.Float64bits(fresh[n]) || fresh[n] == 0 {
+			t.Fatalf("after a replay row %d scores %v, the network %v", n, s, fresh[n])
+		}
+	}
 	cfg.MLEIters = 50
 	lo, lr := mustNew(t, "random", p, cfg, 3), mustNew(t, "random", p, cfg, 3)
 	feed(lo, false)

@@ -2,7 +2,9 @@
 // format the experiments (experiments/pool: "nadb run -problem pool") and
 // the labelling product (label: "nadb suggest", "export", "serve") share:
 // the pool file (contexts × arms × features, optionally latent utilities;
-// ReadPool, WritePool) and recorded answers (ReadAnswers, WriteAnswers;
+// ReadPool, WritePool), the pool directory of the same content for pools
+// as large as embeddings (features.npy from NumPy, mapped rather than read;
+// OpenDir, WriteDir, dir.go; Open reads either) and recorded answers (ReadAnswers, WriteAnswers;
 // Answers indexes them by context and unordered arm pair). pool.go documents
 // the formats. Errors in a user's file are InputErrors that name the file,
 // line, column and column name.
@@ -11,10 +13,11 @@
 // replayed, held out or scored lives in experiments/pool.
 //
 // ReadPool streams the file into the feature matrix (the text is never held
-// whole), so loading a pool takes about the memory of its numbers: for a
-// pool of 10,000 contexts × 26 arms × 50 features with utilities written by
-// WritePool (264 MB), "nadb run -problem pool -pool FILE -algo random -T 1"
-// peaks at about 1.2 times the file's size (Maximum resident set size of
-// /usr/bin/time -v); BenchmarkReadPoolLarge compares the allocations with
-// reading the whole text first.
+// whole), so loading a pool takes about the memory of its numbers: 8·d
+// bytes per row held, 16·d at the peak of parsing (the rows in file order,
+// then in context order), and about 100 bytes per row of identifiers and
+// indices; BenchmarkReadPoolLarge compares the allocations with reading the
+// whole text first. OpenDir maps features.npy instead: the features cost
+// page cache, not memory of the program's own, and each row about 40 bytes
+// (its arm identifier and utility).
 package poolfile
