@@ -12,6 +12,8 @@ const (
 	streamSelect = 2 // selection: tie-breaks, Thompson samples, random choices
 	streamTrain  = 3 // mini-batch sampling
 	streamPolicy = 4 // fixed tie-break priorities of the returned policy
+	// 5 is unused.
+	streamSubsample = 6 // candidate contexts (Subsample)
 )
 
 // Stream ids [ReservedStreams, FirstExternalStream) belong to the
