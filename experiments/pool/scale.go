@@ -9,41 +9,12 @@ import (
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
-// MaxScaleRatio bounds how far apart the scales of a pool's feature columns
-// (their largest absolute values) may lie, and MaxFeature how large a
-// feature may be, before CheckScale asks for standardisation: the learners
-// stay finite beyond these (they degrade rather than fail), but their
-// models then learn little from the small columns.
-const (
-	MaxScaleRatio = 1e8
-	MaxFeature    = 1e8
-)
-
-// CheckScale reports pool features of extreme or very unequal scale, naming
-// the columns and the fix (standardise).
+// CheckScale reports pool features of extreme or very unequal scale
+// (poolfile.CheckScale), naming the columns and the fix (standardise).
 func CheckScale(pf *poolfile.PoolFile) error {
-	d := pf.Pool.Dim
-	lo, hi := math.Inf(1), 0.0
-	var loCol, hiCol int
-	colMax := make([]float64, d) // the largest |x| of every column, in one pass over the rows
-	for _, x := range pf.Pool.Blocks(0, pf.Pool.Rows(), nil) {
-		for i, v := range x {
-			j := i % d
-			colMax[j] = math.Max(colMax[j], math.Abs(v))
-		}
-	}
-	for j, m := range colMax {
-		if m > hi {
-			hi, hiCol = m, j
-		}
-		if m > 0 && m < lo {
-			lo, loCol = m, j
-		}
-	}
-	if hi > MaxFeature || (lo < math.Inf(1) && hi/lo > MaxScaleRatio) {
-		return &experiments.FieldError{Pkg: "pool", Field: "standardise", Msg: fmt.Sprintf(
-			"the features span %.3g (column %s) to %.3g (column %s): standardise the columns yourself, or set standardise to rescale each to mean 0 and standard deviation 1",
-			lo, pf.Features[loCol], hi, pf.Features[hiCol])}
+	if err := poolfile.CheckScale(pf); err != nil {
+		return &experiments.FieldError{Pkg: "pool", Field: "standardise", Msg: err.Error() +
+			": standardise the columns yourself, or set standardise to rescale each to mean 0 and standard deviation 1"}
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 func TestScale(t *testing.T) {
 	pf := mustPool(t, "context,arm,small,big\nu,a,0.001,1e10\nu,b,0.002,-3e10\nv,a,0.003,2e10\nv,b,0.001,0\n")
 	err := CheckScale(pf)
-	if err == nil || !strings.Contains(err.Error(), "column small") || !strings.Contains(err.Error(), "column big") || !strings.Contains(err.Error(), "standardise") {
+	if err == nil || !strings.Contains(err.Error(), `column "small"`) || !strings.Contains(err.Error(), `column "big"`) || !strings.Contains(err.Error(), "standardise") {
 		t.Fatalf("CheckScale: %v", err)
 	}
 	if err := Standardise(pf); err != nil {

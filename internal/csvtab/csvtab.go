@@ -2,7 +2,12 @@
 // answers, the shipped real data), whole (Read, a Table) or a record at a
 // time (Reader, for files too large to hold as text), with every row's line
 // number kept, and reports problems as an Error that locates them: file,
-// line, column and column name. Both apply the same checks.
+// line, column and column name. Both apply the same checks, among them the
+// limits of limits.go: a record of at most MaxRecord bytes and fields of at
+// most MaxField bytes, so that a file that is not CSV is refused before it
+// fills the memory, and identifiers that are valid UTF-8 (a Latin-1 file is
+// refused at the first identifier it garbles, by line and column). Values
+// quoted in messages are shortened (Quote).
 package csvtab
 
 import (
@@ -94,7 +99,8 @@ func (t *Table) Float(r, col int) (float64, error) {
 	return parseFloat(t.File, t.Header, t.Lines[r], col, t.Rows[r][col])
 }
 
-// ID returns the field at row r, column col, which must not be empty.
+// ID returns the field at row r, column col, which must be non-empty,
+// valid UTF-8 text.
 func (t *Table) ID(r, col int) (string, error) {
 	return id(t.File, t.Header, t.Lines[r], col, t.Rows[r][col])
 }
@@ -132,10 +138,10 @@ func parseFloat(file string, header []string, line, col int, s string) (float64,
 	}
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, errAt(file, header, line, col, "%q is not a number", s)
+		return 0, errAt(file, header, line, col, "%s is not a number", Quote(s))
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) || err != nil {
-		return 0, errAt(file, header, line, col, "%q is not a finite number", s)
+		return 0, errAt(file, header, line, col, "%s is not a finite number", Quote(s))
 	}
 	return x, nil
 }
@@ -143,6 +149,9 @@ func parseFloat(file string, header []string, line, col int, s string) (float64,
 func id(file string, header []string, line, col int, s string) (string, error) {
 	if s == "" {
 		return "", errAt(file, header, line, col, "empty %s", header[col])
+	}
+	if err := checkUTF8(s); err != nil {
+		return "", errAt(file, header, line, col, "the %s %v", header[col], err)
 	}
 	return s, nil
 }

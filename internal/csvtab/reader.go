@@ -15,15 +15,18 @@ import (
 // byte-order mark before the header is ignored; blank lines are skipped.
 // Memory does not grow with the file: the fields of a record are valid until
 // the next call of Next (clone what you keep: a field shares the memory of
-// its whole line).
+// its whole line). A record longer than MaxRecord bytes, a field longer than
+// MaxField bytes, and header names that are not valid UTF-8 are refused.
 type Reader struct {
 	File       string   // the file name as given, for messages
 	Header     []string // column names, trimmed
 	HeaderLine int      // 1-based line of the header
 
 	cr   *csv.Reader
+	lim  *limitReader
 	rec  []string
 	line int
+	end  int // the line the last record ended on
 }
 
 // NewReader reads the header of a CSV file.
@@ -32,11 +35,12 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
 		br.Discard(3)
 	}
-	cr := csv.NewReader(br)
+	lim := &limitReader{r: br, max: MaxRecord}
+	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
-	rd := &Reader{File: file, cr: cr}
+	rd := &Reader{File: file, cr: cr, lim: lim}
 	ok, err := rd.read()
 	if err != nil {
 		return nil, err
@@ -56,6 +60,10 @@ func (rd *Reader) read() (bool, error) {
 	if err == io.EOF {
 		return false, nil
 	}
+	if errors.Is(err, errRecordTooLong) {
+		return false, &Error{File: rd.File, Line: rd.end + 1, Msg: fmt.Sprintf(
+			"a record longer than %d MB, the limit of one CSV record (is this a CSV file? a binary or NUL-filled file has no line breaks)", MaxRecord>>20)}
+	}
 	if err != nil {
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
@@ -63,9 +71,19 @@ func (rd *Reader) read() (bool, error) {
 		}
 		return false, &Error{File: rd.File, Msg: err.Error()}
 	}
+	rd.lim.reset()
 	rd.line, _ = rd.cr.FieldPos(0)
+	rd.end, _ = rd.cr.FieldPos(len(rec) - 1)
 	for i := range rec {
 		rec[i] = strings.TrimSpace(rec[i])
+		if len(rec[i]) > MaxField {
+			e := &Error{File: rd.File, Line: rd.line, Column: i + 1, Msg: fmt.Sprintf(
+				"a field of %d bytes, beyond the limit of %d kB per field: %s", len(rec[i]), MaxField>>10, Quote(rec[i]))}
+			if i < len(rd.Header) {
+				e.Name = rd.Header[i]
+			}
+			return false, e
+		}
 	}
 	rd.rec = rec
 	return true, nil
@@ -76,6 +94,9 @@ func (rd *Reader) setHeader() error {
 	for i, name := range rec {
 		if name == "" {
 			return &Error{File: rd.File, Line: rd.line, Column: i + 1, Msg: "empty column name in the header"}
+		}
+		if err := checkUTF8(name); err != nil {
+			return &Error{File: rd.File, Line: rd.line, Column: i + 1, Msg: "the column name " + err.Error()}
 		}
 		for j, prev := range rec[:i] {
 			if strings.EqualFold(prev, name) { // the rule column uses
@@ -128,7 +149,8 @@ func (rd *Reader) Float(col int) (float64, error) {
 	return parseFloat(rd.File, rd.Header, rd.line, col, rd.rec[col])
 }
 
-// ID returns the current row's field in column col, which must not be empty.
+// ID returns the current row's field in column col, which must be
+// non-empty, valid UTF-8 text.
 // It shares the memory of the row's line: clone it to keep it.
 func (rd *Reader) ID(col int) (string, error) {
 	return id(rd.File, rd.Header, rd.line, col, rd.rec[col])

@@ -23,6 +23,9 @@ type Answer struct {
 type Answers struct {
 	Contexts, Arms int
 	List           []Answer // in the order added (file order)
+	// Info holds the optional columns of every answer of List (nil when the
+	// file has none of them, or the answers were added by Add only).
+	Info []Info
 
 	byPair map[int][]int32 // pairKey → indices into List
 }
@@ -51,6 +54,19 @@ func (s *Answers) Add(a Answer) {
 	k := s.PairKey(a.Context, a.Arm1, a.Arm2)
 	s.byPair[k] = append(s.byPair[k], int32(len(s.List)))
 	s.List = append(s.List, a)
+	if s.Info != nil {
+		s.Info = append(s.Info, Info{})
+	}
+}
+
+// AddInfo records a duel with what the optional columns say about it. The
+// first call gives every answer added before an empty Info.
+func (s *Answers) AddInfo(a Answer, in Info) {
+	if s.Info == nil {
+		s.Info = make([]Info, len(s.List), len(s.List)+1)
+	}
+	s.Add(a)
+	s.Info[len(s.Info)-1] = in
 }
 
 // PairKeys returns the keys of the pairs with at least one record, in
@@ -138,18 +154,22 @@ func (s *Answers) Copeland() []float64 {
 	return f
 }
 
-// Subset returns the records of the contexts ctxs, renumbered so that
-// ctxs[i] becomes context i, in the order added.
+// Subset returns the records of the contexts ctxs (with their Info),
+// renumbered so that ctxs[i] becomes context i, in the order added.
 func (s *Answers) Subset(ctxs []int) *Answers {
 	index := make(map[int]int, len(ctxs))
 	for i, c := range ctxs {
 		index[c] = i
 	}
 	out := NewAnswers(len(ctxs), s.Arms)
-	for _, a := range s.List {
+	for k, a := range s.List {
 		if i, ok := index[a.Context]; ok {
 			a.Context = i
-			out.Add(a)
+			if s.Info != nil {
+				out.AddInfo(a, s.Info[k])
+			} else {
+				out.Add(a)
+			}
 		}
 	}
 	return out
@@ -188,8 +208,23 @@ func (s *Answers) Strict() []Answer {
 	return out
 }
 
+// Info is what an answers file may say about an answer beside the duel and
+// y (the optional columns of the format in pool.go): who gave it, whether a
+// y of 0.5 means "both bad" rather than "equally good", and whether it was a
+// consistency check, a duel the same labeller had answered before.
+type Info struct {
+	Labeller string
+	BothBad  bool
+	Recheck  bool
+}
+
+// infoColumns are the optional columns of an answers file, in the order
+// WriteAnswers writes them.
+var infoColumns = []string{"labeller", "both_bad", "recheck"}
+
 // ReadAnswers parses an answers file for the pool pf (format in pool.go).
-// Errors are *csvtab.Error values naming the file, line and column.
+// Errors are *csvtab.Error values naming the file, line and column. When
+// the file has any of the optional columns, ans.Info holds them per answer.
 func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 	t, err := csvtab.Read(r, file)
 	if err != nil {
@@ -200,10 +235,11 @@ func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt := [3]int{t.Column("labeller"), t.Column("both_bad"), t.Column("recheck")}
 	for i, h := range t.Header {
-		if !slices.Contains(cols, i) {
+		if !slices.Contains(cols, i) && !slices.Contains(opt[:], i) {
 			return nil, &csvtab.Error{File: file, Line: t.HeaderLine, Column: i + 1, Name: h,
-				Msg: "unknown column: an answers file has exactly the columns context,arm1,arm2,y"}
+				Msg: "unknown column: an answers file has the columns context,arm1,arm2,y and optionally labeller, both_bad and recheck"}
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -211,6 +247,9 @@ func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 	}
 	ctxOf := pf.ContextIndex()
 	ans := NewAnswers(pf.Pool.Contexts, pf.Pool.Arms)
+	if opt != [3]int{-1, -1, -1} {
+		ans.Info = make([]Info, 0, len(t.Rows))
+	}
 	for r := range t.Rows {
 		cid, err := t.ID(r, cols[0])
 		if err != nil {
@@ -218,7 +257,7 @@ func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 		}
 		c, ok := ctxOf[cid]
 		if !ok {
-			return nil, t.ErrAt(r, cols[0], "unknown context %q (not in the pool file)", cid)
+			return nil, t.ErrAt(r, cols[0], "unknown context %s (not in the pool file)", csvtab.Quote(cid))
 		}
 		var arm [2]int
 		for k := range arm {
@@ -227,38 +266,81 @@ func (pf *PoolFile) ReadAnswers(r io.Reader, file string) (*Answers, error) {
 				return nil, err
 			}
 			if arm[k] = pf.ArmIndex(c, id); arm[k] < 0 {
-				return nil, t.ErrAt(r, cols[1+k], "context %q has no arm %q in the pool file", cid, id)
+				return nil, t.ErrAt(r, cols[1+k], "context %s has no arm %s in the pool file", csvtab.Quote(cid), csvtab.Quote(id))
 			}
 		}
 		if arm[0] == arm[1] {
-			return nil, t.ErrAt(r, cols[2], "arm2 is arm1 (%q): a duel needs two different arms", t.Rows[r][cols[1]])
+			return nil, t.ErrAt(r, cols[2], "arm2 is arm1 (%s): a duel needs two different arms", csvtab.Quote(t.Rows[r][cols[1]]))
 		}
 		y, err := t.Float(r, cols[3])
 		if err != nil {
 			return nil, err
 		}
 		if y != 0 && y != 0.5 && y != 1 {
-			return nil, t.ErrAt(r, cols[3], "y = %s; want 1 (arm1 won), 0 (arm2 won) or 0.5 (tie)", t.Rows[r][cols[3]])
+			return nil, t.ErrAt(r, cols[3], "y = %s; want 1 (arm1 won), 0 (arm2 won) or 0.5 (tie)", csvtab.Quote(t.Rows[r][cols[3]]))
 		}
-		ans.Add(Answer{Context: c, Arm1: arm[0], Arm2: arm[1], Y: y})
+		a := Answer{Context: c, Arm1: arm[0], Arm2: arm[1], Y: y}
+		if ans.Info == nil {
+			ans.Add(a)
+			continue
+		}
+		var in Info
+		if opt[0] >= 0 && t.Rows[r][opt[0]] != "" {
+			if in.Labeller, err = t.ID(r, opt[0]); err != nil {
+				return nil, err
+			}
+		}
+		for k, dst := range []*bool{&in.BothBad, &in.Recheck} {
+			col := opt[1+k]
+			if col < 0 {
+				continue
+			}
+			switch v := t.Rows[r][col]; v {
+			case "", "0":
+			case "1":
+				*dst = true
+			default:
+				return nil, t.ErrAt(r, col, "%s = %s; want 1, 0 or empty", t.Header[col], csvtab.Quote(v))
+			}
+		}
+		if in.BothBad && y != 0.5 {
+			return nil, t.ErrAt(r, opt[1], "both_bad = 1 with y = %s; an answer \"both bad\" has y = 0.5", t.Rows[r][cols[3]])
+		}
+		ans.AddInfo(a, in)
 	}
 	return ans, nil
 }
 
 // WriteAnswers writes ans in the answers file format with the identifiers of
-// pf; pf.ReadAnswers reads it back equal.
+// pf, with the optional columns when ans.Info is not nil; pf.ReadAnswers
+// reads it back equal.
 func WriteAnswers(w io.Writer, pf *PoolFile, ans *Answers) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"context", "arm1", "arm2", "y"}); err != nil {
+	head := []string{"context", "arm1", "arm2", "y"}
+	if ans.Info != nil {
+		head = append(head, infoColumns...)
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	K := pf.Pool.Arms
-	for _, a := range ans.List {
+	for i, a := range ans.List {
 		rec := []string{pf.Contexts[a.Context], pf.Arms[a.Context*K+a.Arm1], pf.Arms[a.Context*K+a.Arm2], formatFloat(a.Y)}
+		if ans.Info != nil {
+			in := ans.Info[i]
+			rec = append(rec, in.Labeller, flag(in.BothBad), flag(in.Recheck))
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }

@@ -22,9 +22,11 @@ import (
 //	u2,red,0.9,-1.0,1.5
 //	u2,blue,0.0,0.5,-0.3
 //
-//   - context and arm are identifiers (any non-empty text); columns may come in
-//     any order, and the reserved names context, arm and utility are matched
-//     ignoring case. Every other column is a feature; there must be at least one.
+//   - context and arm are identifiers (any non-empty UTF-8 text; a file in
+//     another encoding is refused at the first identifier that is not UTF-8,
+//     by line and column); columns may come in any order, and the reserved
+//     names context, arm and utility are matched ignoring case. Every other
+//     column is a feature; there must be at least one.
 //   - Features (and utility) are finite numbers in Go's strconv.ParseFloat
 //     syntax. Features are used as given: scale them yourself if needed.
 //   - Contexts are numbered in order of first appearance, and each context's
@@ -34,7 +36,12 @@ import (
 //     same arm identifier in two contexts names two unrelated rows for the
 //     learners: only the features connect contexts.
 //   - utility (optional) is the latent utility f(c,a) of the row, for
-//     simulated answers and metrics; it is never shown to a learner.
+//     simulated answers and metrics; it is never shown to a learner. It is on
+//     the Bradley–Terry log-odds scale and at most MaxUtility in absolute
+//     value.
+//   - A record may hold at most 16 MB and a field 64 kB (csvtab.MaxRecord,
+//     MaxField): a file that is not CSV is refused before it fills the
+//     memory.
 //
 // # Answers file
 //
@@ -44,9 +51,18 @@ import (
 //	u1,red,blue,1
 //	u1,red,blue,0.5
 //
-// with exactly these four columns (any order, names ignoring case); context and
-// arms are identifiers of the pool file; y = 1 when arm1 won, 0 when arm2 won,
-// and 0.5 for a recorded tie.
+// with these four columns (any order, names ignoring case); context and arms
+// are identifiers of the pool file; y = 1 when arm1 won, 0 when arm2 won,
+// and 0.5 for a recorded tie. Three optional columns say more about an
+// answer (Info; the labelling server writes them, nothing else depends on
+// them):
+//
+//	labeller   who answered (any text; empty: unknown)
+//	both_bad   1 when y = 0.5 means "both are bad" rather than "equally good"
+//	recheck    1 when the duel was shown again to a labeller who had answered
+//	           it before, as a consistency check
+//
+// both_bad and recheck are 1, 0 or empty (0).
 
 // PoolFile is a parsed pool file.
 type PoolFile struct {

@@ -146,7 +146,7 @@ func TestReadAnswers(t *testing.T) {
 		{"unknown arm1", "context,arm1,arm2,y\nu1,pink,blue,1\n", `ans.csv line 2, column 2 (arm1): context "u1" has no arm "pink"`},
 		{"unknown arm2", "context,arm1,arm2,y\nu1,red,pink,1\n", `ans.csv line 2, column 3 (arm2): context "u1" has no arm "pink"`},
 		{"same arm", "context,arm1,arm2,y\nu1,red,red,1\n", `ans.csv line 2, column 3 (arm2): arm2 is arm1 ("red")`},
-		{"bad y", "context,arm1,arm2,y\nu1,red,blue,2\n", "ans.csv line 2, column 4 (y): y = 2; want 1 (arm1 won), 0 (arm2 won) or 0.5 (tie)"},
+		{"bad y", "context,arm1,arm2,y\nu1,red,blue,2\n", `ans.csv line 2, column 4 (y): y = "2"; want 1 (arm1 won), 0 (arm2 won) or 0.5 (tie)`},
 		{"y text", "context,arm1,arm2,y\nu1,red,blue,yes\n", `ans.csv line 2, column 4 (y): "yes" is not a number`},
 		{"ragged", "context,arm1,arm2,y\nu1,red,blue\n", "ans.csv line 2: 3 fields"},
 	} {
@@ -215,4 +215,64 @@ func poolOf(contexts, arms, dim int, x []float64) *algorithms.Pool {
 		panic(err)
 	}
 	return p
+}
+
+// TestAnswersInfo: the optional columns are read, checked and written back.
+func TestAnswersInfo(t *testing.T) {
+	pf := mustPool(t, tinyPool)
+	in := "context,arm1,arm2,y,labeller,both_bad,recheck\nu1,red,blue,1,ann,0,\nu1,red,blue,0.5,bob,1,0\nu2,green,red,0,ann,,1\n"
+	ans, err := pf.ReadAnswers(strings.NewReader(in), "ans.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Info{{Labeller: "ann"}, {Labeller: "bob", BothBad: true}, {Labeller: "ann", Recheck: true}}
+	if d := cmp.Diff(want, ans.Info); d != "" {
+		t.Errorf("Info (-want +got):\n%s", d)
+	}
+	var b bytes.Buffer
+	if err := WriteAnswers(&b, pf, ans); err != nil {
+		t.Fatal(err)
+	}
+	again, err := pf.ReadAnswers(&b, "again.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(ans.Info, again.Info); d != "" || !cmp.Equal(ans.List, again.List) {
+		t.Errorf("WriteAnswers does not round-trip the optional columns:\n%s", d)
+	}
+	if sub := ans.Subset([]int{1}); len(sub.Info) != 1 || sub.Info[0] != want[2] {
+		t.Errorf("Subset keeps Info %v, want [%v]", sub.Info, want[2])
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"context,arm1,arm2,y,both_bad\nu1,red,blue,1,1\n", `ans.csv line 2, column 5 (both_bad): both_bad = 1 with y = 1`},
+		{"context,arm1,arm2,y,recheck\nu1,red,blue,1,yes\n", `ans.csv line 2, column 5 (recheck): recheck = "yes"; want 1, 0 or empty`},
+		{"context,arm1,arm2,y,labeller\nu1,red,blue,1,J\xf6rg\n", `ans.csv line 2, column 5 (labeller): the labeller is not valid UTF-8`},
+	} {
+		if _, err := pf.ReadAnswers(strings.NewReader(tc.in), "ans.csv"); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("error %v, want prefix %q", err, tc.want)
+		}
+	}
+}
+
+// TestHostilePools: a Latin-1 pool, an absurd utility and a huge identifier
+// are refused by file, line and column, with short messages.
+func TestHostilePools(t *testing.T) {
+	huge := strings.Repeat("z", 50000)
+	for _, tc := range []struct{ name, in, want string }{
+		{"Latin-1 context", "context,arm,x\nZ\xfcrich,a,1\nZ\xfcrich,b,2\n", `pool.csv line 2, column 1 (context): the context is not valid UTF-8 (byte 0xfc at byte 2 of "Z\xfcrich")`},
+		{"Latin-1 arm", "context,arm,x\nc,a,1\nc,M\xfcnchen,2\n", `pool.csv line 3, column 2 (arm): the arm is not valid UTF-8`},
+		{"utility 1e308", "context,arm,x,utility\nc,a,1,1e308\nc,b,2,-1e308\n", `pool.csv line 2, column 4 (utility): utility "1e308" is beyond ±1e+15`},
+		{"duplicate huge arm", "context,arm,x\nc," + huge + ",1\nc," + huge + ",2\n", `pool.csv line 3, column 2 (arm): context "c" has arm "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"… (50000 bytes) twice`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadPool(strings.NewReader(tc.in), "pool.csv")
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || len(err.Error()) > 300 {
+				t.Errorf("error %v\nwant a short one starting %q", err, tc.want)
+			}
+		})
+	}
+	pf := mustPool(t, "context,arm,x,y\nc,a,1,1e-3\nc,b,2,2e9\n")
+	if err := CheckScale(pf); err == nil || err.Error() != `the features span 2 (column "x") to 2e+09 (column "y")` {
+		t.Errorf("CheckScale = %v", err)
+	}
 }

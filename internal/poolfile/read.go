@@ -165,6 +165,9 @@ func (pr *poolReader) row(rd *csvtab.Reader) error {
 		if err != nil {
 			return err
 		}
+		if err := checkUtility(rd, pr.utilCol, u); err != nil {
+			return err
+		}
 		pr.util = append(pr.util, u)
 	}
 	ci, ok := pr.byID[cid]
@@ -176,7 +179,7 @@ func (pr *poolReader) row(rd *csvtab.Reader) error {
 	}
 	c := pr.ctxs[ci]
 	if j := c.find(aid); j >= 0 {
-		return rd.ErrAt(pr.armCol, "context %q has arm %q twice (first at line %d)", cid, aid, c.lines[j])
+		return rd.ErrAt(pr.armCol, "context %s has arm %s twice (first at line %d)", csvtab.Quote(cid), csvtab.Quote(aid), c.lines[j])
 	}
 	aid = strings.Clone(aid)
 	pr.dest = append(pr.dest, ci)
@@ -196,10 +199,10 @@ func (pr *poolReader) finish(rd *csvtab.Reader) (*PoolFile, error) {
 	for _, c := range pr.ctxs {
 		switch {
 		case len(c.arms) < 2:
-			return nil, &csvtab.Error{File: file, Line: c.line, Msg: fmt.Sprintf("context %q has 1 arm; every context needs at least 2 arms to form a duel", c.id)}
+			return nil, &csvtab.Error{File: file, Line: c.line, Msg: fmt.Sprintf("context %s has 1 arm; every context needs at least 2 arms to form a duel", csvtab.Quote(c.id))}
 		case len(c.arms) != K:
-			return nil, &csvtab.Error{File: file, Line: c.line, Msg: fmt.Sprintf("context %q has %d arms, but context %q (line %d) has %d; every context needs the same number of arms",
-				c.id, len(c.arms), pr.ctxs[0].id, pr.ctxs[0].line, K)}
+			return nil, &csvtab.Error{File: file, Line: c.line, Msg: fmt.Sprintf("context %s has %d arms, but context %s (line %d) has %d; every context needs the same number of arms",
+				csvtab.Quote(c.id), len(c.arms), csvtab.Quote(pr.ctxs[0].id), pr.ctxs[0].line, K)}
 		}
 	}
 	d := len(pr.featCols)
