@@ -117,7 +117,15 @@ func Snapshot(l Learner, name string, env Env, poolSHA string) (*Model, error) {
 	return m, m.Validate()
 }
 
-// Validate reports the first field of m that does not describe a usable model.
+// MaxModelValue bounds the absolute value of a model's parameters and
+// offset. Trained weights are of order 1 (the paper's networks stay below
+// 100); a value beyond 1e15 is not a trained model, and its scores would
+// overflow to ±Inf.
+const MaxModelValue = 1e15
+
+// Validate reports the first field of m that does not describe a usable model:
+// among others, an algorithm name that is not registered, and parameters
+// that are not finite or beyond MaxModelValue.
 func (m *Model) Validate() error {
 	const maxDim, maxWidth, maxDepth = 1 << 24, 1 << 20, 1 << 10
 	switch {
@@ -127,8 +135,11 @@ func (m *Model) Validate() error {
 		return fmt.Errorf("%w %d (this program reads version %d)", ErrModelVersion, m.Version, ModelVersion)
 	case m.InputDim < 1 || m.InputDim > maxDim:
 		return fmt.Errorf("input_dim is %d, want 1 … %d", m.InputDim, maxDim)
-	case math.IsNaN(m.Offset) || math.IsInf(m.Offset, 0):
-		return fmt.Errorf("offset is %v, want a finite number", m.Offset)
+	case !(math.Abs(m.Offset) <= MaxModelValue):
+		return fmt.Errorf("offset is %v, want a finite number of at most %g in absolute value", m.Offset, MaxModelValue)
+	}
+	if _, err := Lookup(m.Algorithm); err != nil {
+		return fmt.Errorf("algorithm %q is not registered (nadb list shows the names): %w", m.Algorithm, err)
 	}
 	want := 0
 	switch m.Kind {
@@ -155,8 +166,34 @@ func (m *Model) Validate() error {
 		return fmt.Errorf("theta has %d values, want %d for this kind and shape", len(m.Theta), want)
 	}
 	for i, v := range m.Theta {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("theta[%d] is %v, want a finite number", i, v)
+		if !(math.Abs(v) <= MaxModelValue) {
+			return fmt.Errorf("theta[%d] is %v, want a finite number of at most %g in absolute value", i, v, MaxModelValue)
+		}
+	}
+	return nil
+}
+
+// checkNulls reports a JSON null where a model file needs a number: JSON
+// decoding reads a null into a float64 as 0, silently.
+func checkNulls(data []byte) error {
+	var raw struct {
+		Theta    []json.RawMessage `json:"theta"`
+		Offset   json.RawMessage   `json:"offset"`
+		InputDim json.RawMessage   `json:"input_dim"`
+		Seed     json.RawMessage   `json:"seed"`
+		Version  json.RawMessage   `json:"version"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil // reported by the strict decoding
+	}
+	for name, v := range map[string]json.RawMessage{"offset": raw.Offset, "input_dim": raw.InputDim, "seed": raw.Seed, "version": raw.Version} {
+		if string(v) == "null" {
+			return fmt.Errorf("%s is null, want a number", name)
+		}
+	}
+	for i, v := range raw.Theta {
+		if string(v) == "null" {
+			return fmt.Errorf("theta[%d] is null, want a number", i)
 		}
 	}
 	return nil
@@ -198,6 +235,9 @@ func ReadModel(r io.Reader, file, poolSHA string) (*Model, error) {
 	if head.Version != ModelVersion {
 		return nil, fmt.Errorf("algorithms: model file %s: %w %d, but this program reads version %d: export the model again from its pool and answers with this program (or use the program that wrote it)",
 			file, ErrModelVersion, head.Version, ModelVersion)
+	}
+	if err := checkNulls(data); err != nil {
+		return nil, fmt.Errorf("algorithms: model file %s: %w", file, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

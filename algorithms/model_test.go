@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -125,6 +126,12 @@ func TestReadModelRefuses(t *testing.T) {
 		{"short theta", strings.Replace(good, `"input_dim": 2`, `"input_dim": 3`, 1), "", nil, "theta has 2 values, want 3"},
 		{"bad kind", strings.Replace(good, `"linear"`, `"tree"`, 1), "", nil, "kind"},
 		{"mlp without shape", strings.Replace(good, `"linear"`, `"mlp"`, 1), "", nil, "mlp"},
+		{"null in theta", strings.Replace(good, `"theta": [`, `"theta": [null, `, 1), "", nil, "theta[0] is null"},
+		{"null offset", strings.Replace(good, `"offset": 0`, `"offset": null`, 1), "", nil, "offset is null"},
+		{"absurd theta", regexp.MustCompile(`("theta": \[\s*)[^,\s]+`).ReplaceAllString(good, "${1}1e308"), "", nil, "theta[0] is 1e+308, want a finite number of at most 1e+15"},
+		{"absurd offset", strings.Replace(good, `"offset": 0`, `"offset": -2e15`, 1), "", nil, "offset is -2e+15"},
+		{"unregistered algorithm", strings.Replace(good, `"algorithm": "random"`, `"algorithm": "my-secret-net"`, 1), "", nil, `algorithm "my-secret-net" is not registered`},
+		{"trailing data", good + "{}", "", nil, "not a model file"},
 	} {
 		_, err := ReadModel(strings.NewReader(tc.text), "m.json", tc.pool)
 		switch {

@@ -74,7 +74,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.IntVar(&spec.T, "T", spec.T, "rounds (duels) T > 0")
 	fs.IntVar(&spec.Every, "every", spec.Every, "checkpoint period in rounds")
 	fs.Uint64Var(&spec.Seed, "seed", spec.Seed, "seed of the problem instance, the feedback and the learner")
-	out := fs.String("out", "", "write the checkpoints as CSV to this file")
+	out := fs.String("out", "", "write the checkpoints as CSV to this file (- for stdout, after the table unless -q)")
 	quiet := fs.Bool("q", false, "do not print the table (nor the reference rows, which are then not computed)")
 	refsOut := fs.String("references", "", "pool, cems, shuttle with held-out contexts: write the reference rows (non-learners fitted to the training contexts, scored on the held-out ones) as CSV reference,note,<held-out columns> to this file; they are computed only when printed (without -q) or written")
 	configFlags(fs, &spec.Config)
@@ -167,7 +167,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil && ctx.Err() != nil && *out != "" && len(done) > 0 {
 		// Interrupted: keep the checkpoints computed so far.
 		partial := &experiments.Result{Spec: spec, Checkpoints: done, ExtraColumns: extraCols}
-		if werr := fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, partial) }); werr != nil {
+		if werr := fsutil.WriteOut(*out, stdout, func(w io.Writer) error { return experiments.WriteCSV(w, partial) }); werr != nil {
 			return fmt.Errorf("%w; writing the %d checkpoints done to %s: %v", err, len(done), *out, werr)
 		}
 		return fmt.Errorf("interrupted at t = %d of T = %d: the %d checkpoints done (t = 0 … %d) are in %s: %w", done[len(done)-1].T, spec.T, len(done), done[len(done)-1].T, *out, err)
@@ -181,7 +181,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if *out == "" {
 		return nil
 	}
-	return fsutil.WriteWith(*out, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
+	return fsutil.WriteOut(*out, stdout, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
 }
 
 // references computes the reference rows of a problem with held-out

@@ -2,6 +2,12 @@
 // target's directory and a rename, so that a reader (or a resumed sweep) never
 // sees a partially written file, whatever interrupts the writer.
 //
+// A target that is not a regular file is written through, never replaced: a
+// symbolic link is followed (the file it names is written, atomically, and
+// the link stays), and a device, named pipe or socket (/dev/stdout,
+// /dev/null) is opened and written in place. WriteOut also takes "-" for
+// standard output.
+//
 // Files are created with mode 0666 and directories with 0777, both reduced by
 // the process's umask as for any ordinary file (0644 and 0755 under the usual
 // umask 022). CheckFile and CheckDir test an output path before any work is
@@ -38,8 +44,70 @@ func createTemp(dir, base string) (*os.File, error) {
 }
 
 // WriteWith creates path's directory if needed and writes the file with
-// write, atomically.
+// write: atomically when path is (or will be) a regular file, through a
+// symbolic link to the file it names, and in place when path is a device, a
+// named pipe or a socket. A directory is an error.
 func WriteWith(path string, write func(io.Writer) error) error {
+	target, direct, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	if direct {
+		return writeInPlace(target, write)
+	}
+	return writeAtomic(target, write)
+}
+
+// WriteOut is WriteWith, except that path "-" writes to stdout.
+func WriteOut(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(stdout)
+	}
+	return WriteWith(path, write)
+}
+
+// maxLinks bounds the symbolic links followed, as the kernel does (40).
+const maxLinks = 40
+
+// resolve returns the file WriteWith writes for path: path itself, or the
+// file a chain of symbolic links ends at (which need not exist yet); direct
+// is true when it exists and is not a regular file, so that it must be
+// written in place.
+func resolve(path string) (target string, direct bool, err error) {
+	if fi, err := os.Stat(path); err == nil { // follows links, including /proc's
+		switch {
+		case fi.IsDir():
+			return "", false, fmt.Errorf("%s is a directory, not a file", path)
+		case !fi.Mode().IsRegular():
+			return path, true, nil
+		}
+	}
+	target = path
+	for range maxLinks {
+		fi, err := os.Lstat(target)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return target, false, nil
+		case err != nil:
+			return "", false, err
+		case fi.Mode()&fs.ModeSymlink == 0:
+			return target, false, nil
+		}
+		link, err := os.Readlink(target)
+		if err != nil {
+			return "", false, err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(target), link)
+		}
+		target = link
+	}
+	return "", false, fmt.Errorf("%s: more than %d symbolic links", path, maxLinks)
+}
+
+// writeAtomic writes the regular file path through a temporary file and a
+// rename.
+func writeAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
@@ -59,6 +127,19 @@ func WriteWith(path string, write func(io.Writer) error) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// writeInPlace writes to the existing device, pipe or socket path.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // WriteFile writes data to path atomically.
 func WriteFile(path string, data []byte) error {
 	return WriteWith(path, func(w io.Writer) error {
@@ -69,7 +150,11 @@ func WriteFile(path string, data []byte) error {
 
 // CheckFile reports whether WriteWith could write path: path is not a
 // directory, and the nearest of its ancestors that exists is a directory.
+// "-" (standard output for WriteOut) passes.
 func CheckFile(path string) error {
+	if path == "-" {
+		return nil
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && fi.IsDir():
