@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/neural-adb/nadb/experiments"
@@ -18,8 +20,20 @@ import (
 // Cache stores finished runs on disk, one file per run under Dir, named by
 // the run's Key. Files are written to a temporary name and renamed, so a run
 // interrupted while writing leaves no file that could be taken for a result.
+//
+// Every entry carries the sha256 of its payload (the key, the counts, the
+// extra columns, the checkpoints' CSV and the run's times) and is re-verified
+// when it is read: against its checksum, against the key it is filed under
+// (the key of its own spec, too), and by parsing its CSV. A bad entry (an
+// edited number, a truncated file) is reported by path through Warn, moved
+// aside to PATH.bad and treated as missing, so the sweep recomputes it.
+// Entries written before the checksum existed are verified against their
+// key and CSV only ("make clean-cache" recomputes them).
 type Cache struct {
 	Dir string
+	// Warn receives the report of a bad entry; slog's default logger
+	// (standard error) when nil.
+	Warn func(msg string)
 }
 
 // cached is the on-disk form of an experiments.Result; the checkpoints are kept as the CSV
@@ -32,54 +46,105 @@ type cached struct {
 	Counts       []int            `json:"counts"`
 	ExtraColumns []string         `json:"extra_columns,omitempty"`
 	CSV          string           `json:"csv"`
+	SHA256       string           `json:"sha256,omitempty"` // payloadSum; absent in entries written before it existed
+}
+
+// payloadSum returns the hexadecimal sha256 of f's payload: everything but
+// the spec (which the key hashes) and the checksum itself.
+func (f *cached) payloadSum() string {
+	b, err := json.Marshal(struct {
+		Key          string   `json:"key"`
+		WallSeconds  float64  `json:"wall_s"`
+		CPUSeconds   float64  `json:"cpu_s"`
+		Counts       []int    `json:"counts"`
+		ExtraColumns []string `json:"extra_columns"`
+		CSV          string   `json:"csv"`
+	}{f.Key, f.WallSeconds, f.CPUSeconds, f.Counts, f.ExtraColumns, f.CSV})
+	if err != nil {
+		panic(err) // only strings, ints and finite floats
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// bad reports the bad entry at path, moves it aside and returns the
+// result of a missing entry.
+func (c *Cache) bad(path, reason string) (*experiments.Result, float64, bool, error) {
+	aside := path + ".bad"
+	msg := fmt.Sprintf("cache entry %s is bad (%s): recomputing the run", path, reason)
+	if err := os.Rename(path, aside); err != nil {
+		return nil, 0, false, fmt.Errorf("%s; moving it aside failed (%v): delete it to recompute", msg, err)
+	}
+	msg += "; the bad entry is kept as " + aside
+	if c.Warn != nil {
+		c.Warn(msg)
+	} else {
+		slog.Warn(msg)
+	}
+	return nil, 0, false, nil
 }
 
 func (c *Cache) path(key string) string {
 	return filepath.Join(c.Dir, key[:2], key+".json")
 }
 
-// Load returns the cached result of spec, or ok = false if there is none.
-// A file that exists but cannot be read back is reported as an error.
+// Load returns the cached result of spec, or ok = false if there is none or
+// the entry is bad (reported, moved aside; see Cache). An error is a file
+// that cannot be read or moved.
 func (c *Cache) Load(spec experiments.Spec) (res *experiments.Result, wall float64, ok bool, err error) {
-	f, ok, err := c.read(spec)
+	f, cps, cols, ok, err := c.read(spec)
 	if !ok || err != nil {
 		return nil, 0, ok, err
-	}
-	cps, cols, err := experiments.ReadCSV(strings.NewReader(f.CSV))
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("cache file %s: %w", c.path(f.Key), err)
 	}
 	return &experiments.Result{Spec: spec, Checkpoints: cps, Counts: f.Counts, ExtraColumns: cols}, f.WallSeconds, true, nil
 }
 
 // CPU returns the processor time in seconds that the cached run of spec
 // took (its thread's user + sys time), or ok = false if the run is not
-// cached or its time was not measured.
+// cached (or its entry is bad) or its time was not measured.
 func (c *Cache) CPU(spec experiments.Spec) (sec float64, ok bool, err error) {
-	f, ok, err := c.read(spec)
+	f, _, _, ok, err := c.read(spec)
 	if !ok || err != nil {
 		return 0, false, err
 	}
 	return f.CPUSeconds, f.CPUSeconds > 0, nil
 }
 
-// read returns the cache file of spec, or ok = false if there is none.
-func (c *Cache) read(spec experiments.Spec) (f cached, ok bool, err error) {
+// read returns the verified cache entry of spec with its checkpoints, or ok
+// = false if there is none or it is bad (reported and moved aside).
+func (c *Cache) read(spec experiments.Spec) (f cached, cps []experiments.Checkpoint, cols []string, ok bool, err error) {
 	key := spec.Key()
-	data, err := os.ReadFile(c.path(key))
+	path := c.path(key)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return f, false, nil
+		return f, nil, nil, false, nil
 	}
 	if err != nil {
-		return f, false, err
+		return f, nil, nil, false, err
+	}
+	bad := func(reason string) (cached, []experiments.Checkpoint, []string, bool, error) {
+		_, _, _, err := c.bad(path, reason)
+		return cached{}, nil, nil, false, err
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return f, false, fmt.Errorf("cache file %s: %w (delete it to recompute)", c.path(key), err)
+		return bad(err.Error())
 	}
-	if f.Key != key {
-		return f, false, fmt.Errorf("cache file %s holds key %s (delete it to recompute)", c.path(key), f.Key)
+	switch {
+	case f.Key != key:
+		return bad("it holds key " + f.Key)
+	case f.Spec.Key() != key:
+		return bad("its spec has key " + f.Spec.Key())
+	case f.SHA256 != "" && f.SHA256 != f.payloadSum():
+		return bad("its content does not match its sha256: it was edited or damaged")
 	}
-	return f, true, nil
+	cps, cols, err = experiments.ReadCSV(strings.NewReader(f.CSV))
+	if err != nil {
+		return bad(err.Error())
+	}
+	if !slices.Equal(cols, f.ExtraColumns) && !(len(cols) == 0 && len(f.ExtraColumns) == 0) {
+		return bad(fmt.Sprintf("its CSV has the extra columns %v, its record %v", cols, f.ExtraColumns))
+	}
+	return f, cps, cols, true, nil
 }
 
 // Store writes res atomically, with the wall-clock seconds its run took.
@@ -93,7 +158,9 @@ func (c *Cache) StoreCPU(res *experiments.Result, wall, cpu float64) error {
 		return err
 	}
 	key := res.Spec.Key()
-	data, err := json.MarshalIndent(cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpu, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}, "", " ")
+	f := cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpu, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}
+	f.SHA256 = f.payloadSum()
+	data, err := json.MarshalIndent(f, "", " ")
 	if err != nil {
 		return err
 	}
@@ -135,11 +202,24 @@ func cachedReferences(f Figure, c *Cache) (string, error) {
 	key := hex.EncodeToString(sum[:])
 	path := filepath.Join(c.Dir, "refs", key[:2], key+".md")
 	if data, err := os.ReadFile(path); err == nil {
-		return string(data), nil
+		head, md, _ := strings.Cut(string(data), "\n")
+		if head == refsHeader(md) {
+			return md, nil
+		}
+		if _, _, _, err := c.bad(path, "its content does not match its sha256: it was edited or damaged"); err != nil {
+			return "", err
+		}
 	}
 	md, err := referencesMarkdown(f)
 	if err != nil {
 		return "", err
 	}
-	return md, fsutil.WriteFile(path, []byte(md))
+	return md, fsutil.WriteFile(path, []byte(refsHeader(md)+"\n"+md))
+}
+
+// refsHeader is the first line of a cached references file: the sha256 of
+// the Markdown that follows it.
+func refsHeader(md string) string {
+	sum := sha256.Sum256([]byte(md))
+	return "nadb-cache sha256=" + hex.EncodeToString(sum[:])
 }
