@@ -27,7 +27,9 @@
 // Exit status: 0 success, 1 a failure of the computation (or computed
 // verdicts that differ from the recorded ones), 2 bad command-line input,
 // 3 an internal error (a bug: a panic, reported without a stack trace unless
-// NADB_TRACEBACK=1), 130 interrupted (SIGINT; what was finished is kept).
+// NADB_TRACEBACK=1), 130 interrupted by SIGINT (Ctrl-C) and 143 by SIGTERM
+// (what batch schedulers send): both stop the command the same way, keeping
+// what was finished; a second signal ends the process at once.
 package main
 
 import (
@@ -39,6 +41,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/neural-adb/nadb/internal/enum"
 )
@@ -51,8 +55,52 @@ const (
 	exitFailure     = 1
 	exitUsage       = 2
 	exitInternal    = 3
-	exitInterrupted = 130
+	exitInterrupted = 130 // 128 + SIGINT
+	exitTerminated  = 143 // 128 + SIGTERM
 )
+
+// signalStatus returns the exit status of a process stopped by sig.
+func signalStatus(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// notifyContext returns a context cancelled by the first SIGINT or SIGTERM
+// (the signal is reported by got), and stop, which ends the watch. A second
+// signal exits the process at once with the signal's status.
+func notifyContext(stderr io.Writer) (ctx context.Context, got func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var first atomic.Value
+	go func() {
+		select {
+		case s := <-sigs:
+			first.Store(s)
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "nadb: %v again: exiting at once\n", s)
+			os.Exit(signalStatus(s))
+		case <-done:
+		}
+	}()
+	got = func() os.Signal {
+		s, _ := first.Load().(os.Signal)
+		return s
+	}
+	return ctx, got, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}
 
 func main() {
 	os.Exit(mainStatus(os.Args[1:], os.Stdout, os.Stderr))
@@ -61,7 +109,7 @@ func main() {
 // mainStatus runs the command line and returns the exit status; a panic
 // becomes status 3 with a one-line message.
 func mainStatus(args []string, stdout, stderr io.Writer) (status int) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, got, stop := notifyContext(stderr)
 	defer stop()
 	defer func() {
 		if v := recover(); v != nil {
@@ -81,6 +129,10 @@ func mainStatus(args []string, stdout, stderr io.Writer) (status int) {
 		fmt.Fprintln(stderr, "nadb:", err)
 		return exitUsage
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		if s := got(); s != nil {
+			fmt.Fprintf(stderr, "nadb: stopped by %v: %v\n", s, err)
+			return signalStatus(s)
+		}
 		fmt.Fprintln(stderr, "nadb:", err)
 		return exitInterrupted
 	}
