@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ func (s *Server) routes() http.Handler {
 		method, path string
 		h            http.HandlerFunc
 	}{
+		{"GET", "/api/config", s.apiConfig},
 		{"GET", "/api/next", s.apiNext},
 		{"POST", "/api/answer", s.apiAnswer},
 		{"POST", "/api/skip", s.apiSkip},
@@ -203,13 +205,22 @@ func decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	return nil
 }
 
+// clientOf returns the address a request comes from (the per-client
+// limits' client).
+func clientOf(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
+}
+
 func (s *Server) apiNext(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("labeller")
 	if err := validLabeller(id); err != nil {
 		writeError(w, err)
 		return
 	}
-	t, msg, err := s.sess.next(id)
+	t, msg, err := s.sess.next(id, clientOf(r))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -226,10 +237,18 @@ func (s *Server) apiNext(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.queryJSON(t, prog))
 }
 
+// shownArm is one arm of a query as the page shows it.
+type shownArm struct {
+	Arm   string `json:"arm"`
+	Index int    `json:"index"`
+	Label string `json:"label"`
+	Image string `json:"image"` // URL path, or empty
+}
+
 type queryJSON struct {
 	ID           string       `json:"id"`
 	Context      string       `json:"context"`
-	Arm1         string       `json:"arm1"`
+	Arm1         string       `json:"arm1"` // the first two arms shown (a duel's)
 	Arm2         string       `json:"arm2"`
 	ContextIndex int          `json:"context_index"`
 	Arm1Index    int          `json:"arm1_index"`
@@ -240,14 +259,17 @@ type queryJSON struct {
 	ContextImage string       `json:"context_image"` // URL path, or empty
 	Arm1Image    string       `json:"arm1_image"`
 	Arm2Image    string       `json:"arm2_image"`
-	Score        num          `json:"score"` // the proposer's reason; null when none
+	Set          bool         `json:"set"`   // several arms: choose the best, or rank them (Rank)
+	Rank         bool         `json:"rank"`  // rank every arm of the set
+	Arms         []shownArm   `json:"arms"`  // every arm shown, in order
+	Score        num          `json:"score"` // the proposer's reason; null when none, or hidden (Options.ShowScores)
 	Sigma        num          `json:"sigma"`
 	Expires      time.Time    `json:"expires"`
 	Progress     progressJSON `json:"progress"`
 }
 
 func (s *Server) queryJSON(t *ticket, prog progressJSON) queryJSON {
-	c, a1, a2 := t.q.Context, t.q.Arm1, t.q.Arm2
+	c := t.c
 	arms := s.sess.cat.Arms(c)
 	img := func(e entry, a string) string {
 		if e.image == "" {
@@ -256,11 +278,33 @@ func (s *Server) queryJSON(t *ticket, prog progressJSON) queryJSON {
 		return fmt.Sprintf("/image/%d/%s", c, a)
 	}
 	d := s.disp
-	return queryJSON{ID: t.id, Context: s.sess.cat.Context(c), Arm1: arms[a1], Arm2: arms[a2],
-		ContextIndex: c, Arm1Index: a1, Arm2Index: a2,
-		ContextLabel: d.context[c].label, Arm1Label: d.arms[c][a1].label, Arm2Label: d.arms[c][a2].label,
-		ContextImage: img(d.context[c], "context"), Arm1Image: img(d.arms[c][a1], strconv.Itoa(a1)),
-		Arm2Image: img(d.arms[c][a2], strconv.Itoa(a2)),
-		Score:     num(t.reason.Score), Sigma: num(t.reason.Sigma),
+	shown := make([]shownArm, len(t.arms))
+	for i, a := range t.arms {
+		shown[i] = shownArm{Arm: arms[a], Index: a, Label: d.arms[c][a].label, Image: img(d.arms[c][a], strconv.Itoa(a))}
+	}
+	q := queryJSON{ID: t.id, Context: s.sess.cat.Context(c), ContextIndex: c,
+		ContextLabel: d.context[c].label, ContextImage: img(d.context[c], "context"),
+		Arm1: shown[0].Arm, Arm2: shown[1].Arm, Arm1Index: shown[0].Index, Arm2Index: shown[1].Index,
+		Arm1Label: shown[0].Label, Arm2Label: shown[1].Label, Arm1Image: shown[0].Image, Arm2Image: shown[1].Image,
+		Set: t.isSet(), Rank: t.isSet() && s.opt.Rank, Arms: shown,
+		Score: nan(), Sigma: nan(),
 		Expires: t.issued.Add(s.opt.LabellerTimeout).UTC(), Progress: prog}
+	if s.opt.ShowScores {
+		q.Score, q.Sigma = num(t.reason.Score), num(t.reason.Sigma)
+	}
+	return q
+}
+
+// configJSON is what the page needs to know about the session.
+type configJSON struct {
+	ShowScores   bool   `json:"show_scores"`
+	Instructions string `json:"instructions"`
+	Arms         int    `json:"arms"`
+	Rank         bool   `json:"rank"`
+	Budget       int    `json:"budget"`
+}
+
+func (s *Server) apiConfig(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, configJSON{ShowScores: s.opt.ShowScores, Instructions: s.opt.Instructions,
+		Arms: s.opt.Arms, Rank: s.opt.Rank, Budget: s.opt.Budget})
 }

@@ -8,25 +8,36 @@ import (
 
 func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		ID *string  `json:"id"`
-		Y  *float64 `json:"y"`
+		ID      *string  `json:"id"`
+		Y       *float64 `json:"y"`
+		BothBad bool     `json:"both_bad"`
+		Order   []int    `json:"order"`
 	}
 	if err := decode(w, r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
+	rep := reply{bothBad: req.BothBad, order: req.Order}
 	switch {
 	case req.ID == nil || *req.ID == "":
 		writeError(w, errorf(http.StatusBadRequest, "id", "field \"id\" is missing: the id of the query from /api/next"))
 		return
-	case req.Y == nil:
-		writeError(w, errorf(http.StatusBadRequest, "y", "field \"y\" is missing: 1 (arm1 won), 0 (arm2 won) or 0.5 (tie)"))
+	case req.Y == nil && req.Order == nil && !req.BothBad:
+		writeError(w, errorf(http.StatusBadRequest, "y", "field \"y\" is missing: 1 (arm1 won), 0 (arm2 won) or 0.5 (tie; with \"both_bad\": true, both are bad); for several arms, \"order\""))
 		return
-	case *req.Y != 0 && *req.Y != 0.5 && *req.Y != 1:
+	case req.Y != nil && req.Order != nil:
+		writeError(w, errorf(http.StatusBadRequest, "order", "give \"y\" (a duel) or \"order\" (several arms), not both"))
+		return
+	case req.Y != nil && *req.Y != 0 && *req.Y != 0.5 && *req.Y != 1:
 		writeError(w, errorf(http.StatusBadRequest, "y", "field \"y\" is %g; it must be 1 (arm1 won), 0 (arm2 won) or 0.5 (tie)", *req.Y))
 		return
+	case req.Y != nil:
+		rep.y = *req.Y
+	case req.Order == nil: // both_bad alone: a duel's y is ½
+		rep.y = 0.5
 	}
-	s.record(w, *req.ID, *req.Y, false)
+	seq, repeated, err := s.sess.answer(*req.ID, rep)
+	s.ack(w, seq, repeated, err)
 }
 
 func (s *Server) apiSkip(w http.ResponseWriter, r *http.Request) {
@@ -41,12 +52,12 @@ func (s *Server) apiSkip(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusBadRequest, "id", "field \"id\" is missing: the id of the query from /api/next"))
 		return
 	}
-	s.record(w, *req.ID, 0, true)
+	seq, repeated, err := s.sess.skip(*req.ID)
+	s.ack(w, seq, repeated, err)
 }
 
-// record answers or skips and replies once the event is on disk.
-func (s *Server) record(w http.ResponseWriter, id string, y float64, skip bool) {
-	seq, repeated, err := s.sess.answer(id, y, skip)
+// ack replies once the answer or skip is on disk.
+func (s *Server) ack(w http.ResponseWriter, seq int64, repeated bool, err error) {
 	if err != nil {
 		writeError(w, err)
 		return
@@ -114,16 +125,43 @@ type contextJSON struct {
 	Arms        []armJSON `json:"arms"`
 }
 
+// learnerJSON says which answers the proposer's model holds.
+type learnerJSON struct {
+	// Used is every strict duel outcome the model was fed: Prior ones
+	// given before the session (the answers file) and Session ones (a
+	// ranking counts its implied duels). Null when the proposer does not
+	// count (Counter).
+	Used    *int `json:"used"`
+	Prior   *int `json:"prior"`
+	Session int  `json:"session"`
+	// Stale counts undone answers the model still holds until the rebuild
+	// in progress (Rebuilding) replaces it.
+	Stale      int    `json:"stale"`
+	Rebuilding bool   `json:"rebuilding"`
+	Rebuilds   int    `json:"rebuilds"`
+	Error      string `json:"error,omitempty"` // the last failed rebuild
+}
+
 func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) {
 	s.sess.mu.Lock()
 	sum := s.sess.prop.Summary()
 	answered := s.sess.kept
+	lj := learnerJSON{Session: s.sess.fedPairs, Stale: s.sess.stale, Rebuilding: s.sess.rebuilding, Rebuilds: s.sess.rebuilds}
+	if c, ok := s.sess.prop.(Counter); ok {
+		used := c.Observed()
+		prior := used - s.sess.fedPairs
+		lj.Used, lj.Prior = &used, &prior
+	}
+	if err := s.sess.rebuildErr; err != nil {
+		lj.Error = err.Error()
+	}
 	s.sess.mu.Unlock()
 	cat := s.sess.cat
 	out := struct {
-		Answered int           `json:"answered"`
+		Answered int           `json:"answered"` // the session's answers (as /api/progress)
+		Learner  learnerJSON   `json:"learner"`
 		Contexts []contextJSON `json:"contexts"`
-	}{Answered: answered, Contexts: []contextJSON{}}
+	}{Answered: answered, Learner: lj, Contexts: []contextJSON{}}
 	for c, cs := range sum.Contexts {
 		if c >= cat.Contexts() {
 			break
@@ -150,11 +188,24 @@ func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) {
 
 func nan() num { return num(math.NaN()) }
 
+// apiExport writes the session's answers (scope=session, the default) or,
+// with scope=all, the answers given before the session followed by the
+// session's: every answer the proposer was given.
 func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
+	var prior []Record
+	name := "session-answers.csv"
+	switch scope := r.URL.Query().Get("scope"); scope {
+	case "", "session":
+	case "all":
+		prior, name = s.opt.Prior, "all-answers.csv"
+	default:
+		writeError(w, errorf(http.StatusBadRequest, "scope", "scope %q: want session (this session's answers) or all (the answers given before it too)", scope))
+		return
+	}
 	s.sess.mu.Lock()
-	events := slices.Clone(s.sess.events)
+	events := s.sess.events[:len(s.sess.events):len(s.sess.events)]
 	s.sess.mu.Unlock()
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="answers.csv"`)
-	WriteAnswers(w, events)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	WriteRecords(w, append(slices.Clone(prior), Records(events)...))
 }

@@ -164,7 +164,7 @@ func TestUndo(t *testing.T) {
 		t.Errorf("progress after two undos: %v", p)
 	}
 	// The proposer was rebuilt without the undone strict answer.
-	_, s := f.do("GET", "/api/summary", nil)
+	s := f.settle()
 	for _, c := range s["contexts"].([]any) {
 		if q := c.(map[string]any)["queries"]; q != 0.0 {
 			t.Errorf("summary after undoing every answer: %v queries in %v", q, c)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
 )
@@ -35,6 +36,22 @@ type Proposer interface {
 	Observe(q algorithms.Query, y algorithms.Feedback)
 	// Summary reports the current policy.
 	Summary() Summary
+}
+
+// SetProposer is a Proposer that can also show several arms of one context
+// at once, for the best-of-k and ranking views (Options.Arms > 2).
+type SetProposer interface {
+	Proposer
+	// ProposeSet returns arms of one context c, at least 2 and at most k,
+	// no two of which form a duel in exclude (as for Propose), with the
+	// learner's reason; ok is false when there is no such pair.
+	ProposeSet(exclude []algorithms.Query, k int) (c int, arms []int, r Reason, ok bool)
+}
+
+// Counter is implemented by proposers that count the answers they have
+// used, those given before the session included (the summary reports it).
+type Counter interface {
+	Observed() int
 }
 
 // Reason is why a proposer chose a query: its score (for example the
@@ -71,17 +88,23 @@ func sameDuel(p, q algorithms.Query) bool {
 		(p.Arm1 == q.Arm1 && p.Arm2 == q.Arm2 || p.Arm1 == q.Arm2 && p.Arm2 == q.Arm1)
 }
 
-// validQuery reports whether q is a valid duel of cat.
-func validQuery(cat Catalogue, q algorithms.Query) error {
-	if q.Context < 0 || q.Context >= cat.Contexts() {
-		return fmt.Errorf("context %d outside [0, %d)", q.Context, cat.Contexts())
+// validSet reports whether arms are two or more distinct arms of context c
+// of cat.
+func validSet(cat Catalogue, c int, arms []int) error {
+	if c < 0 || c >= cat.Contexts() {
+		return fmt.Errorf("context %d outside [0, %d)", c, cat.Contexts())
 	}
-	k := len(cat.Arms(q.Context))
-	switch {
-	case q.Arm1 < 0 || q.Arm1 >= k || q.Arm2 < 0 || q.Arm2 >= k:
-		return fmt.Errorf("arms (%d, %d) outside [0, %d) in context %d", q.Arm1, q.Arm2, k, q.Context)
-	case q.Arm1 == q.Arm2:
-		return fmt.Errorf("arms (%d, %d) are the same", q.Arm1, q.Arm2)
+	k := len(cat.Arms(c))
+	if len(arms) < 2 {
+		return fmt.Errorf("%d arms; a query shows at least 2", len(arms))
+	}
+	for i, a := range arms {
+		if a < 0 || a >= k {
+			return fmt.Errorf("arm %d outside [0, %d) in context %d", a, k, c)
+		}
+		if slices.Contains(arms[:i], a) {
+			return fmt.Errorf("arm %d shown twice", a)
+		}
 	}
 	return nil
 }

@@ -77,7 +77,7 @@ func ExampleServer() {
 		}
 		fmt.Printf("policy for %s: %s (%d answers)\n", c.Context, policy, c.Queries)
 	}
-	if _, err := label.ExportLog(dir, os.Stdout); err != nil {
+	if _, err := label.ExportLog(dir, nil, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -87,7 +87,7 @@ func ExampleServer() {
 	// undone: alice, juice or coffee
 	// policy for alice: juice (1 answers)
 	// policy for bob: tea (1 answers)
-	// context,arm1,arm2,y
-	// bob,tea,coffee,1
-	// alice,tea,juice,0
+	// context,arm1,arm2,y,labeller,both_bad,recheck
+	// bob,tea,coffee,1,ann,0,0
+	// alice,tea,juice,0,ann,0,0
 }

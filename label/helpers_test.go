@@ -196,3 +196,19 @@ func countKind(events []Event, k Kind) int {
 	}
 	return n
 }
+
+// settle waits until no rebuild runs and the proposer holds no undone
+// answer, and returns the summary.
+func (f *fixture) settle() map[string]any {
+	f.t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		_, s := f.do("GET", "/api/summary", nil)
+		l := s["learner"].(map[string]any)
+		if l["rebuilding"] == false && l["stale"] == 0.0 {
+			return s
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("the proposer was not rebuilt within a minute: %v", l)
+		}
+	}
+}

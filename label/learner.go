@@ -2,6 +2,7 @@ package label
 
 import (
 	"math"
+	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/poolfile"
@@ -40,13 +41,23 @@ func (pc PoolCatalogue) Arms(c int) []string {
 //   - Summary gives per context the policy's arm, every arm's score and its
 //     uncertainty σ(π(c), a) (0 for the policy's arm itself), and the number
 //     of answers the learner has seen in the context.
+//   - ProposeSet (the best-of-k and ranking views) chooses the first duel
+//     as Propose does, then adds arms one at a time, each the learner's
+//     choice among the duels that pair a shown arm with a new one (not
+//     pended: the answer is several implied duels, not these).
+//   - With a Collector (SetCollector), the collect rule of the
+//     configuration chooses instead of the learner (-collect passive: a
+//     uniformly random duel; random-context: the learner's duel in a random
+//     context), as in the experiments.
 type LearnerProposer struct {
-	learner algorithms.Learner
-	pool    *algorithms.Pool
-	pended  map[algorithms.Query]bool // pended and not answered yet
-	queries []int                     // answers observed per context
-	buf     []float64
-	rows    []float64 // a context's rows converted (Pool.RowsTo)
+	learner   algorithms.Learner
+	pool      *algorithms.Pool
+	collector *algorithms.Collector     // nil: the learner chooses
+	pended    map[algorithms.Query]bool // pended and not answered yet
+	queries   []int                     // answers observed per context
+	observed  int
+	buf       []float64
+	rows      []float64 // a context's rows converted (Pool.RowsTo)
 }
 
 // sigma2er is implemented by learners with a σ² of arm pairs (eq. 6).
@@ -62,6 +73,20 @@ func NewLearnerProposer(l algorithms.Learner, p *algorithms.Pool) *LearnerPropos
 // Learner returns the wrapped learner.
 func (lp *LearnerProposer) Learner() algorithms.Learner { return lp.learner }
 
+// SetCollector makes c choose the queries (nil: the learner).
+func (lp *LearnerProposer) SetCollector(c *algorithms.Collector) { lp.collector = c }
+
+// Observed implements Counter: the answers the learner was given.
+func (lp *LearnerProposer) Observed() int { return lp.observed }
+
+// selectQuery asks the collector, or the learner, for a query o allows.
+func (lp *LearnerProposer) selectQuery(o algorithms.Offer) algorithms.Query {
+	if lp.collector != nil {
+		return lp.collector.Select(lp.learner, lp.pool, o)
+	}
+	return lp.learner.Select(o)
+}
+
 // Propose implements Proposer.
 func (lp *LearnerProposer) Propose(exclude []algorithms.Query) (algorithms.Query, Reason, bool) {
 	o := algorithms.Offer{}.Without(lp.pool, exclude)
@@ -70,13 +95,43 @@ func (lp *LearnerProposer) Propose(exclude []algorithms.Query) (algorithms.Query
 	if len(exclude) > 0 && len(o.Contexts) == 0 {
 		return algorithms.Query{}, NoReason, false
 	}
-	q := lp.learner.Select(o)
+	q := lp.selectQuery(o)
 	r := lp.reason(q)
 	if pd, ok := lp.learner.(algorithms.Pender); ok && !lp.pended[q] {
 		pd.Pend(q)
 		lp.pended[q] = true
 	}
 	return q, r, true
+}
+
+// ProposeSet implements SetProposer.
+func (lp *LearnerProposer) ProposeSet(exclude []algorithms.Query, k int) (int, []int, Reason, bool) {
+	o := algorithms.Offer{}.Without(lp.pool, exclude)
+	if len(exclude) > 0 && len(o.Contexts) == 0 {
+		return 0, nil, NoReason, false
+	}
+	q := lp.selectQuery(o)
+	r := lp.reason(q)
+	c, arms := q.Context, []int{q.Arm1, q.Arm2}
+	for len(arms) < k {
+		in := func(a int) bool { return slices.Contains(arms, a) }
+		// An arm may join when it forms an allowed duel with every arm shown.
+		joins := func(a int) bool {
+			return !in(a) && !slices.ContainsFunc(arms, func(b int) bool { return !o.Allows(c, a, b) })
+		}
+		if !slices.ContainsFunc(armIndices(lp.pool.Arms), joins) {
+			break
+		}
+		sq := lp.selectQuery(algorithms.Offer{Contexts: []int{c}, Allowed: func(cc, a, b int) bool {
+			return cc == c && (in(a) && joins(b) || in(b) && joins(a))
+		}})
+		if in(sq.Arm1) {
+			arms = append(arms, sq.Arm2)
+		} else {
+			arms = append(arms, sq.Arm1)
+		}
+	}
+	return c, arms, r, true
 }
 
 // reason returns h(a1) − h(a2) and σ(a1, a2) of q, NaN where unavailable.
@@ -108,6 +163,7 @@ func (lp *LearnerProposer) Observe(q algorithms.Query, y algorithms.Feedback) {
 	lp.learner.Observe(q, y)
 	delete(lp.pended, q)
 	lp.queries[q.Context]++
+	lp.observed++
 }
 
 // Summary implements Proposer.
@@ -143,4 +199,13 @@ func resize(s []float64, n int) []float64 {
 		return s[:n]
 	}
 	return make([]float64, n)
+}
+
+// armIndices returns 0, 1, …, k − 1.
+func armIndices(k int) []int {
+	out := make([]int, k)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -73,7 +73,7 @@ func learnerProposer(t testing.TB, pf *poolfile.PoolFile) func() (Proposer, erro
 func newLearnerFixture(t testing.TB, pf *poolfile.PoolFile, dir string) *fixture {
 	t.Helper()
 	f := &fixture{t: t, cat: PoolCatalogue{pf}, dir: dir, clock: newClock()}
-	srv, err := New(f.cat, learnerProposer(t, pf), Options{LogDir: dir, Now: f.clock.Now, Logger: quiet()})
+	srv, err := New(f.cat, learnerProposer(t, pf), Options{LogDir: dir, Now: f.clock.Now, Logger: quiet(), ShowScores: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 
 // acked is an acknowledged answer or skip, as the test saw it.
 type acked struct {
-	id, context, arm1, arm2 string
+	id, labeller, context, arm1, arm2 string
 	y                       float64 // -1 for a skip
 	undone                  bool
 }
@@ -45,7 +45,7 @@ func randomSession(t *testing.T, f *fixture, steps int, rng *rand.Rand) []*acked
 			if st != http.StatusOK || q["done"] == true {
 				t.Fatalf("next for %s: status %d, reply %v", who, st, q)
 			}
-			a := &acked{id: q["id"].(string), context: q["context"].(string), arm1: q["arm1"].(string), arm2: q["arm2"].(string)}
+			a := &acked{id: q["id"].(string), labeller: who, context: q["context"].(string), arm1: q["arm1"].(string), arm2: q["arm2"].(string)}
 			if r == 1 {
 				a.y = -1
 				st, _ = f.do("POST", "/api/skip", map[string]any{"id": a.id})
@@ -67,10 +67,10 @@ func randomSession(t *testing.T, f *fixture, steps int, rng *rand.Rand) []*acked
 func wantCSV(all []*acked) string {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"context", "arm1", "arm2", "y"})
+	w.Write([]string{"context", "arm1", "arm2", "y", "labeller", "both_bad", "recheck"})
 	for _, a := range all {
 		if a.y >= 0 && !a.undone {
-			w.Write([]string{a.context, a.arm1, a.arm2, formatY(a.y)})
+			w.Write([]string{a.context, a.arm1, a.arm2, formatY(a.y), a.labeller, "0", "0"})
 		}
 	}
 	w.Flush()
@@ -82,19 +82,22 @@ func TestReplayEqualsAcknowledged(t *testing.T) {
 	all := randomSession(t, f, 150, rand.New(rand.NewPCG(1, 2)))
 	want := wantCSV(all)
 	var got bytes.Buffer
-	if rep, err := ExportLog(f.dir, &got); err != nil || rep != nil {
+	if rep, err := ExportLog(f.dir, nil, &got); err != nil || rep != nil {
 		t.Fatalf("ExportLog: %v, repair %v", err, rep)
 	}
 	if diff := cmp.Diff(want, got.String()); diff != "" {
 		t.Errorf("exported log differs from the acknowledged answers (-want +got):\n%s", diff)
 	}
-	_, sum := f.do("GET", "/api/summary", nil)
+	sum := f.settle()
 	_, prog := f.do("GET", "/api/progress", nil)
 	f.close()
 
 	g := newFixture(t, f.cat, f.dir, Options{})
-	_, sum2 := g.do("GET", "/api/summary", nil)
+	sum2 := g.settle()
 	_, prog2 := g.do("GET", "/api/progress", nil)
+	// The live session rebuilt its proposer after undos; the restart built it once.
+	delete(sum["learner"].(map[string]any), "rebuilds")
+	delete(sum2["learner"].(map[string]any), "rebuilds")
 	if diff := cmp.Diff(sum, sum2); diff != "" {
 		t.Errorf("summary after replay differs (-live +replayed):\n%s", diff)
 	}
@@ -256,9 +259,15 @@ func TestEventRoundTrip(t *testing.T) {
 		{Seq: 3, Kind: Answer, Time: at, ID: "3-2", Labeller: "ann", Context: "x", Arm1: "p", Arm2: "q", A2: 1, Y: 0},
 		{Seq: 4, Kind: Skip, Time: at, ID: "3-3", Labeller: "bob", Context: "x", Arm1: "q", Arm2: "p", A1: 1},
 		{Seq: 5, Kind: Undo, Time: at, Labeller: "bob", Undoes: 4},
+		{Seq: 6, Kind: Answer, Time: at, ID: "3-4", Labeller: "ann", Context: "x", Arm1: "p", Arm2: "q", A2: 1, Y: 0.5, BothBad: true},
+		{Seq: 7, Kind: Answer, Time: at, ID: "3-5", Labeller: "ann", Context: "x", Arm1: "q", Arm2: "p", A1: 1, Y: 1, Recheck: 3},
+		{Seq: 8, Kind: Rank, Time: at, ID: "3-6", Labeller: "cid", Context: "x", C: 1, Arms: []string{"p", "r", "q"}, AI: []int{0, 2, 1}, Order: []int{2}},
+		{Seq: 9, Kind: Rank, Time: at, ID: "3-7", Labeller: "cid", Context: "x", C: 1, Arms: []string{"p", "r", "q"}, AI: []int{0, 2, 1}, Order: []int{1, 0, 2}},
+		{Seq: 10, Kind: Rank, Time: at, ID: "3-8", Labeller: "cid", Context: "x", C: 1, Arms: []string{"p", "r"}, AI: []int{0, 2}, Order: []int{}, BothBad: true},
+		{Seq: 11, Kind: Skip, Time: at, ID: "3-9", Labeller: "cid", Context: "x", C: 1, Arms: []string{"p", "r", "q"}, AI: []int{0, 2, 1}},
 	} {
 		line := e.marshal()
-		if bytes.Count(line, []byte("\n")) != 1 || !strings.Contains(string(line), `"v":1,`) {
+		if bytes.Count(line, []byte("\n")) != 1 || !strings.Contains(string(line), `"v":2,`) {
 			t.Errorf("line %q is not one versioned line", line)
 		}
 		got, err := unmarshal(bytes.TrimSuffix(line, []byte("\n")))
@@ -273,11 +282,16 @@ func TestEventRoundTrip(t *testing.T) {
 
 func TestWriteAnswersQuotes(t *testing.T) {
 	events := []Event{
-		{Seq: 1, Kind: Answer, Context: "a,\"b\"", Arm1: "x y", Arm2: "z", Y: 1},
-		{Seq: 2, Kind: Answer, Context: "c", Arm1: "p", Arm2: "q", Y: 0.5},
+		{Seq: 1, Kind: Answer, Context: "a,\"b\"", Arm1: "x y", Arm2: "z", Y: 1, Labeller: "ann"},
+		{Seq: 2, Kind: Answer, Context: "c", Arm1: "p", Arm2: "q", Y: 0.5, Labeller: "ann"},
 		{Seq: 3, Kind: Skip, Context: "c", Arm1: "p", Arm2: "q"},
 		{Seq: 4, Kind: Answer, Context: "c", Arm1: "q", Arm2: "p", Y: 0},
 		{Seq: 5, Kind: Undo, Undoes: 4},
+		{Seq: 6, Kind: Answer, Context: "c", Arm1: "p", Arm2: "r", Y: 0.5, BothBad: true, Labeller: "bob"},
+		{Seq: 7, Kind: Answer, Context: "c", Arm1: "q", Arm2: "p", Y: 0, Recheck: 2, Labeller: "ann"},
+		{Seq: 8, Kind: Rank, Context: "c", Arms: []string{"p", "r", "q"}, AI: []int{0, 2, 1}, Order: []int{2, 0}, Labeller: "cid"},
+		{Seq: 9, Kind: Rank, Context: "d", Arms: []string{"u", "v", "w"}, AI: []int{0, 1, 2}, Order: []int{1}, Labeller: "cid"},
+		{Seq: 10, Kind: Rank, Context: "e", Arms: []string{"u", "v", "w"}, AI: []int{0, 1, 2}, Order: []int{}, BothBad: true, Labeller: "dan"},
 	}
 	var b bytes.Buffer
 	if err := WriteAnswers(&b, events); err != nil {
@@ -287,7 +301,14 @@ func TestWriteAnswersQuotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][]string{{"context", "arm1", "arm2", "y"}, {"a,\"b\"", "x y", "z", "1"}, {"c", "p", "q", "0.5"}}
+	want := [][]string{{"context", "arm1", "arm2", "y", "labeller", "both_bad", "recheck"},
+		{"a,\"b\"", "x y", "z", "1", "ann", "0", "0"}, {"c", "p", "q", "0.5", "ann", "0", "0"},
+		{"c", "p", "r", "0.5", "bob", "1", "0"}, {"c", "q", "p", "0", "ann", "0", "1"},
+		// The ranking q > p > r and the choice of v as the best of u, v, w.
+		{"c", "q", "p", "1", "cid", "0", "0"}, {"c", "q", "r", "1", "cid", "0", "0"}, {"c", "p", "r", "1", "cid", "0", "0"},
+		{"d", "v", "u", "1", "cid", "0", "0"}, {"d", "v", "w", "1", "cid", "0", "0"},
+		// Every arm bad.
+		{"e", "u", "v", "0.5", "dan", "1", "0"}, {"e", "u", "w", "0.5", "dan", "1", "0"}, {"e", "v", "w", "0.5", "dan", "1", "0"}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("answers CSV (-want +got):\n%s", diff)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // replay applies the events read from the log, checking them against the
-// catalogue, then feeds the kept strict answers to a new proposer.
+// catalogue, then feeds the kept answers to a new proposer.
 func (s *session) replay(path string, events []Event) error {
 	for _, e := range events {
 		if err := s.check(e); err != nil {
@@ -25,17 +25,23 @@ func (s *session) check(e Event) error {
 		if e.Epoch <= s.epoch {
 			return fmt.Errorf("start epoch %d after epoch %d", e.Epoch, s.epoch)
 		}
-	case Answer, Skip:
-		q, err := s.ix.duel(e.Context, e.Arm1, e.Arm2)
-		if err != nil {
-			return fmt.Errorf("%v: the log belongs to another catalogue", err)
+	case Answer:
+		return s.checkDuel(e)
+	case Rank, Skip:
+		if e.Arms == nil {
+			return s.checkDuel(e)
 		}
-		if q != (algorithms.Query{Context: e.C, Arm1: e.A1, Arm2: e.A2}) {
-			return fmt.Errorf("duel (%q, %q, %q) has indices (%d, %d, %d) in the catalogue but (%d, %d, %d) in the log: the log belongs to another catalogue",
-				e.Context, e.Arm1, e.Arm2, q.Context, q.Arm1, q.Arm2, e.C, e.A1, e.A2)
+		c, ok := s.ix.context[e.Context]
+		if !ok || c != e.C {
+			return fmt.Errorf("context %q is not context %d of the catalogue: the log belongs to another catalogue", e.Context, e.C)
 		}
-		if q.Arm1 == q.Arm2 {
-			return fmt.Errorf("duel of arm %q with itself", e.Arm1)
+		for i, id := range e.Arms {
+			if a, ok := s.ix.arm[c][id]; !ok || a != e.AI[i] {
+				return fmt.Errorf("arm %q is not arm %d of context %q in the catalogue: the log belongs to another catalogue", id, e.AI[i], e.Context)
+			}
+		}
+		if err := validSet(s.cat, c, e.AI); err != nil {
+			return err
 		}
 		if _, dup := s.tickets[e.ID]; dup {
 			return fmt.Errorf("query id %q answered twice", e.ID)
@@ -50,19 +56,44 @@ func (s *session) check(e Event) error {
 	return nil
 }
 
-// rebuild makes a new proposer and feeds it the kept strict answers in log
-// order.
+// checkDuel validates the Answer or Skip of a duel against the catalogue
+// and the state.
+func (s *session) checkDuel(e Event) error {
+	q, err := s.ix.duel(e.Context, e.Arm1, e.Arm2)
+	if err != nil {
+		return fmt.Errorf("%v: the log belongs to another catalogue", err)
+	}
+	if q != (algorithms.Query{Context: e.C, Arm1: e.A1, Arm2: e.A2}) {
+		return fmt.Errorf("duel (%q, %q, %q) has indices (%d, %d, %d) in the catalogue but (%d, %d, %d) in the log: the log belongs to another catalogue",
+			e.Context, e.Arm1, e.Arm2, q.Context, q.Arm1, q.Arm2, e.C, e.A1, e.A2)
+	}
+	if q.Arm1 == q.Arm2 {
+		return fmt.Errorf("duel of arm %q with itself", e.Arm1)
+	}
+	if _, dup := s.tickets[e.ID]; dup {
+		return fmt.Errorf("query id %q answered twice", e.ID)
+	}
+	if e.Recheck != 0 {
+		t := s.bySeq[e.Recheck]
+		if t == nil || t.state != answered || t.isSet() || t.y == 0.5 || t.recheck != 0 || t.rechecked || t.labeller != e.Labeller ||
+			duelOf(t.c, t.arms[0], t.arms[1]) != duelOf(e.C, e.A1, e.A2) {
+			return fmt.Errorf("recheck of line %d, which is no kept strict answer of labeller %q to the same duel", e.Recheck, e.Labeller)
+		}
+	}
+	return nil
+}
+
+// rebuild makes a new proposer and feeds it the kept answers in log order
+// (when the server starts; after an undo, rebuild.go does it in the
+// background).
 func (s *session) rebuild() error {
 	p, err := s.newProposer()
 	if err != nil {
 		return fmt.Errorf("label: making the proposer: %v", err)
 	}
-	for _, e := range keptAnswers(s.events) {
-		if e.Y != 0.5 {
-			p.Observe(algorithms.Query{Context: e.C, Arm1: e.A1, Arm2: e.A2}, algorithms.Feedback(e.Y))
-		}
-	}
-	s.prop = p
+	r := &replayer{p: p}
+	r.feed(s.events, 0, nil)
+	s.prop, s.fedPairs, s.stale = p, r.pairs, r.stale
 	return nil
 }
 

@@ -17,10 +17,11 @@ import (
 // of their uncertainties. It is no learner: it ignores the answers when it
 // chooses.
 type RoundRobin struct {
-	duels   []algorithms.Query
-	next    int
-	net, n  [][]int // per context and arm
-	queries []int   // per context
+	duels    []algorithms.Query
+	next     int
+	net, n   [][]int // per context and arm
+	queries  []int   // per context
+	observed int
 }
 
 // NewRoundRobin returns a RoundRobin proposer over cat.
@@ -68,8 +69,36 @@ func (r *RoundRobin) Propose(exclude []algorithms.Query) (algorithms.Query, Reas
 	return algorithms.Query{}, NoReason, false
 }
 
+// ProposeSet implements SetProposer: the next duel as Propose, completed
+// with the lowest-numbered arms that form no excluded duel with those shown.
+func (r *RoundRobin) ProposeSet(exclude []algorithms.Query, k int) (int, []int, Reason, bool) {
+	q, reason, ok := r.Propose(exclude)
+	if !ok {
+		return 0, nil, reason, false
+	}
+	arms := []int{q.Arm1, q.Arm2}
+	for a := range len(r.net[q.Context]) {
+		if len(arms) == k {
+			break
+		}
+		if slices.Contains(arms, a) || slices.ContainsFunc(arms, func(b int) bool {
+			return slices.ContainsFunc(exclude, func(p algorithms.Query) bool {
+				return sameDuel(p, algorithms.Query{Context: q.Context, Arm1: a, Arm2: b})
+			})
+		}) {
+			continue
+		}
+		arms = append(arms, a)
+	}
+	return q.Context, arms, reason, true
+}
+
+// Observed implements Counter.
+func (r *RoundRobin) Observed() int { return r.observed }
+
 // Observe implements Proposer.
 func (r *RoundRobin) Observe(q algorithms.Query, y algorithms.Feedback) {
+	r.observed++
 	win, lose := q.WinnerLoser(y)
 	r.net[q.Context][win]++
 	r.net[q.Context][lose]--

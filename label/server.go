@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Options configure a Server.
@@ -33,6 +34,40 @@ type Options struct {
 	// LabellerTimeout is how long a query shown to a labeller stays reserved
 	// for them; 10 minutes when zero.
 	LabellerTimeout time.Duration
+	// ShowScores shows labellers the proposer's score and σ of each query.
+	// Off by default: a labeller who sees what the model expects is invited
+	// to agree with it (anchoring), which labelling tools avoid.
+	ShowScores bool
+	// Instructions are the labelling guidelines shown on the page (plain
+	// text; blank lines separate paragraphs). At most 64 kB of UTF-8.
+	Instructions string
+	// Arms is the number of arms shown at once: 2 (0 means 2) shows duels;
+	// more shows a context's arms as a set, and the labeller chooses the
+	// best (or ranks them, with Rank), recorded as the duels it implies
+	// (Event.ImpliedPairs). More than 2 needs a SetProposer.
+	Arms int
+	// Rank asks labellers to rank every arm of a set instead of choosing
+	// the best one (Arms > 2).
+	Rank bool
+	// Recheck is the share of each labeller's queries, in [0, 0.5], that
+	// show a duel they answered before (sides swapped) as a consistency
+	// check. Such answers are logged with the line of the first answer
+	// (Event.Recheck), exported with recheck = 1, counted in the progress
+	// (and whether they agree), and never fed to the proposer. 0: never;
+	// without it no labeller sees a duel twice.
+	Recheck float64
+	// Seed seeds which earlier answers are rechecked.
+	Seed uint64
+	// ClientReservations bounds the queries the labellers of one client
+	// address may hold at once, and NewLabellersPerHour the labeller ids it
+	// may introduce per hour (0: DefaultClientReservations,
+	// DefaultNewLabellersPerHour; negative: no limit). limits.go explains.
+	ClientReservations  int
+	NewLabellersPerHour int
+	// Prior are the answers the proposer was given before the session (the
+	// answers file it replays), exported with the session's by
+	// /api/export?scope=all.
+	Prior []Record
 	// Logger receives the server's messages; slog.Default() when nil.
 	Logger *slog.Logger
 	// Now is the clock; time.Now when nil.
@@ -67,6 +102,15 @@ func New(cat Catalogue, newProposer func() (Proposer, error), opt Options) (*Ser
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.Arms == 0 {
+		opt.Arms = 2
+	}
+	if opt.ClientReservations == 0 {
+		opt.ClientReservations = DefaultClientReservations
+	}
+	if opt.NewLabellersPerHour == 0 {
+		opt.NewLabellersPerHour = DefaultNewLabellersPerHour
+	}
 	switch loop, err := isLoopback(opt.Addr); {
 	case err != nil:
 		return nil, fmt.Errorf("label: Options.Addr %q: %v", opt.Addr, err)
@@ -82,6 +126,18 @@ func New(cat Catalogue, newProposer func() (Proposer, error), opt Options) (*Ser
 		return nil, errors.New("label: Options.LogDir is empty; name the folder of the answer log")
 	case newProposer == nil:
 		return nil, errors.New("label: no proposer constructor")
+	case opt.Arms < 2:
+		return nil, fmt.Errorf("label: Options.Arms %d; show at least 2 arms", opt.Arms)
+	case opt.Rank && opt.Arms == 2:
+		return nil, errors.New("label: Options.Rank needs Options.Arms > 2 (ranking two arms is a duel)")
+	case !(opt.Recheck >= 0 && opt.Recheck <= 0.5):
+		return nil, fmt.Errorf("label: Options.Recheck %v; want a share in [0, 0.5]", opt.Recheck)
+	case opt.Recheck > 0 && opt.Arms > 2:
+		return nil, errors.New("label: Options.Recheck applies to duels only (Options.Arms 2)")
+	case len(opt.Instructions) > maxInstructions:
+		return nil, fmt.Errorf("label: Options.Instructions has %d bytes; at most %d", len(opt.Instructions), maxInstructions)
+	case !utf8.ValidString(opt.Instructions):
+		return nil, errors.New("label: Options.Instructions is not valid UTF-8 text")
 	}
 	ix, err := newIndex(cat)
 	if err != nil {
@@ -99,10 +155,14 @@ func New(cat Catalogue, newProposer func() (Proposer, error), opt Options) (*Ser
 	if rep != nil {
 		opt.Logger.Warn(rep.String())
 	}
-	s := &session{cat: cat, ix: ix, newProposer: newProposer, log: log, now: opt.Now,
-		timeout: opt.LabellerTimeout, budget: opt.Budget,
-		tickets: map[string]*ticket{}, bySeq: map[int64]*ticket{}, labellers: map[string]*labeller{}}
+	s := &session{cat: cat, ix: ix, newProposer: newProposer, log: log, logger: opt.Logger, now: opt.Now, opt: opt,
+		tickets: map[string]*ticket{}, bySeq: map[int64]*ticket{}, labellers: map[string]*labeller{}, clients: map[string]*client{}}
 	err = s.replay(log.path, events)
+	if err == nil && opt.Arms > 2 {
+		if _, ok := s.prop.(SetProposer); !ok {
+			err = fmt.Errorf("label: Options.Arms %d needs a proposer that shows sets (SetProposer); %T is not one", opt.Arms, s.prop)
+		}
+	}
 	if err == nil {
 		err = s.start()
 	}
@@ -173,13 +233,18 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 	return s.Serve(ctx, ln)
 }
 
-// Close closes the answer log and the display folder. Every acknowledged
-// answer is already on disk.
+// Close stops a rebuild in progress and closes the answer log and the
+// display folder. Every acknowledged answer is already on disk.
 func (s *Server) Close() error {
+	s.sess.closing.Store(true)
+	s.sess.wg.Wait()
 	s.sess.mu.Lock()
 	defer s.sess.mu.Unlock()
 	return errors.Join(s.sess.log.close(), s.disp.close())
 }
+
+// maxInstructions bounds Options.Instructions.
+const maxInstructions = 64 << 10
 
 // isLoopback reports whether addr's host is localhost or a loopback IP.
 func isLoopback(addr string) (bool, error) {
