@@ -1,13 +1,14 @@
 package label
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/neural-adb/nadb/internal/csvtab"
 )
 
 // imageTypes are the image extensions a display file may name, with their
@@ -68,62 +69,58 @@ func loadDisplay(path string, ix *index) (*display, error) {
 }
 
 func (d *display) read(path string, r io.Reader, ix *index) error {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
+	rd, err := csvtab.NewReader(r, path)
 	if err != nil {
-		return fmt.Errorf("label: display file %s: header: %v", path, err)
+		return fmt.Errorf("label: display file: %w", err)
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if _, dup := col[h]; dup {
-			return fmt.Errorf("label: display file %s: column %q appears twice", path, h)
-		}
-		col[h] = i
+	cols, err := rd.Require("context", "arm", "label")
+	if err != nil {
+		return fmt.Errorf("label: display file: %w", err)
 	}
-	for _, need := range []string{"context", "arm", "label"} {
-		if _, ok := col[need]; !ok {
-			return fmt.Errorf("label: display file %s: no column %q; the header must be context,arm,label[,image]", path, need)
-		}
+	imgCol := rd.Column("image")
+	if n := len(rd.Header); n > 4 || n == 4 && imgCol < 0 {
+		return fmt.Errorf("label: display file %s: header %q; it must be context,arm,label[,image]", path, strings.Join(rd.Header, ","))
 	}
-	if len(col) > 4 || len(col) == 4 && !hasKey(col, "image") {
-		return fmt.Errorf("label: display file %s: header %q; it must be context,arm,label[,image]", path, strings.Join(header, ","))
-	}
-	seen := map[[2]int]bool{}
+	seen := map[[2]int]int{}
 	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
+		ok, err := rd.Next()
+		if err != nil {
+			return fmt.Errorf("label: display file: %w", err)
+		}
+		if !ok {
 			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("label: display file %s: %v", path, err)
+		line := rd.Line()
+		for _, col := range append(cols, imgCol) {
+			if col < 0 {
+				continue
+			}
+			if err := csvtab.CheckUTF8(rd.Field(col)); err != nil {
+				return fmt.Errorf("label: display file: %w", rd.ErrAt(col, "the %s %v", rd.Header[col], err))
+			}
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return fmt.Errorf("label: display file %s line %d: %d fields; the header has %d", path, line, len(rec), len(header))
-		}
-		ctx, arm := rec[col["context"]], rec[col["arm"]]
+		ctx, arm := rd.Field(cols[0]), rd.Field(cols[1])
 		c, ok := ix.context[ctx]
 		if !ok {
-			return fmt.Errorf("label: display file %s line %d: context %q is not in the catalogue", path, line, ctx)
+			return fmt.Errorf("label: display file: %w", rd.ErrAt(cols[0], "context %s is not in the catalogue", csvtab.Quote(ctx)))
 		}
 		a := -1
 		if arm != "" {
 			if a, ok = ix.arm[c][arm]; !ok {
-				return fmt.Errorf("label: display file %s line %d: arm %q is not an arm of context %q", path, line, arm, ctx)
+				return fmt.Errorf("label: display file: %w", rd.ErrAt(cols[1], "arm %s is not an arm of context %s", csvtab.Quote(arm), csvtab.Quote(ctx)))
 			}
 		}
-		if seen[[2]int{c, a}] {
-			return fmt.Errorf("label: display file %s line %d: context %q arm %q appears twice", path, line, ctx, arm)
+		if first, dup := seen[[2]int{c, a}]; dup {
+			return fmt.Errorf("label: display file: %w", rd.ErrAt(-1, "context %s arm %s appears twice (first at line %d)", csvtab.Quote(ctx), csvtab.Quote(arm), first))
 		}
-		seen[[2]int{c, a}] = true
-		e := entry{label: rec[col["label"]]}
-		if i, ok := col["image"]; ok && rec[i] != "" {
-			if err := d.checkImage(rec[i]); err != nil {
-				return fmt.Errorf("label: display file %s line %d: image %q: %v", path, line, rec[i], err)
+		seen[[2]int{c, a}] = line
+		e := entry{label: strings.Clone(rd.Field(cols[2]))}
+		if imgCol >= 0 && rd.Field(imgCol) != "" {
+			img := rd.Field(imgCol)
+			if err := d.checkImage(img); err != nil {
+				return fmt.Errorf("label: display file: %w", rd.ErrAt(imgCol, "image %s: %v", csvtab.Quote(img), err))
 			}
-			e.image = filepath.Clean(filepath.FromSlash(rec[i]))
+			e.image = filepath.Clean(filepath.FromSlash(img))
 		}
 		if a < 0 {
 			d.context[c] = e

@@ -8,6 +8,14 @@ import (
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
+// DefaultLearner is the learner "nadb suggest", "export" and "serve" use
+// when -algo is not given: the paper's arm rule (UCB) with our repaired
+// context rule (Thompson sampling of the context with the largest policy
+// loss). The rule as written (neural-adb-ucb) locks on to a few contexts
+// and, in a session, asks the same duel again and again (README, the
+// lock-on).
+const DefaultLearner = "neural-adb-tsctx-ucb"
+
 // PoolCatalogue is the Catalogue of a pool file: its context identifiers
 // and, per context, its arms' identifiers, with the pool's indices.
 type PoolCatalogue struct {

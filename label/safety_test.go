@@ -51,15 +51,17 @@ func TestDisplayFileErrors(t *testing.T) {
 	tests := []struct {
 		name, rows, want string
 	}{
-		{"dot-dot", "u1,red,Red,../secret.png\n", `line 2: image "../secret.png"`},
-		{"absolute", "u1,red,Red,ABS\n", `line 2: image "` + secret},
-		{"symlink out", "u1,,U,ok.png\nu1,red,Red,leak.png\n", `line 3: image "leak.png"`},
-		{"svg", "u1,red,Red,x.svg\n", `line 2: image "x.svg": must end in`},
-		{"missing", "u1,red,Red,none.png\n", `line 2: image "none.png"`},
-		{"unknown context", "u1,red,Red,\nu9,red,Red,\n", `line 3: context "u9"`},
-		{"unknown arm", "u1,pink,Pink,\n", `line 2: arm "pink"`},
-		{"twice", "u1,red,A,\nu1,red,B,\n", `line 3: context "u1" arm "red" appears twice`},
-		{"short row", "u1,red\n", "line 2: 2 fields; the header has 4"},
+		{"dot-dot", "u1,red,Red,../secret.png\n", `line 2, column 4 (image): image "../secret.png"`},
+		{"absolute", "u1,red,Red,ABS\n", `line 2, column 4 (image): image "` + secret},
+		{"symlink out", "u1,,U,ok.png\nu1,red,Red,leak.png\n", `line 3, column 4 (image): image "leak.png"`},
+		{"svg", "u1,red,Red,x.svg\n", `line 2, column 4 (image): image "x.svg": must end in`},
+		{"missing", "u1,red,Red,none.png\n", `line 2, column 4 (image): image "none.png"`},
+		{"unknown context", "u1,red,Red,\nu9,red,Red,\n", `line 3, column 1 (context): context "u9"`},
+		{"unknown arm", "u1,pink,Pink,\n", `line 2, column 2 (arm): arm "pink"`},
+		{"twice", "u1,red,A,\nu1,red,B,\n", `line 3: context "u1" arm "red" appears twice (first at line 2)`},
+		{"short row", "u1,red\n", "line 2: 2 fields, but the header has 4"},
+		{"Latin-1 label", "u1,red,R\xf6d,\n", `line 2, column 3 (label): the label is not valid UTF-8`},
+		{"huge label", "u1,red," + strings.Repeat("x", 70000) + ",\n", `line 2, column 3 (label): a field of 70000 bytes`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -17,8 +18,9 @@ import (
 )
 
 // exportHelp documents the command and its CSV columns.
-const exportHelp = `usage: nadb export -pool F -answers F -algo A [-out F] [-model M] [-seed S] [config flags]
+const exportHelp = `usage: nadb export -pool F -answers F [-algo A] [-out F] [-model M] [-seed S] [config flags]
        nadb export -pool F -load M [-answers F] [-out F]
+       nadb export -pool F -session DIR [-answers F] [-out F]
 
 Writes the learned policy as CSV, one row per (context, arm) of the pool:
 
@@ -32,10 +34,21 @@ Writes the learned policy as CSV, one row per (context, arm) of the pool:
   queries       the strict answers (ties left out) of the context the learner has
                 seen; empty with -load and no -answers
 
-The first form replays the answers into the learner (ties are skipped) and,
+The first form replays the answers into the learner (ties and consistency
+checks are skipped; the default learner is the one nadb serve uses) and,
 with -model, saves its model as JSON (the nadb-model format, go doc
 algorithms.Model). The second reads such a model back; it is refused for a
-pool file other than the one it was trained on, or another format version.
+pool file other than the one it was trained on, another format version, an
+algorithm name that is not registered, or parameters that are null, not
+finite or absurd.
+
+The third writes the answers of a labelling session (the log folder of nadb
+serve -log) instead of a policy, as an answers file with the columns
+context,arm1,arm2,y,labeller,both_bad,recheck (a ranking as the duels it
+implies): with -answers, that file's answers first, so that the output holds
+every answer the session's learner was given.
+
+-out and -model take - for stdout.
 
 flags:`
 
@@ -44,11 +57,12 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	fs.SetOutput(stderr)
 	poolPath := fs.String("pool", "", "pool: a CSV file context,arm,<features...>[,utility] (go doc poolfile.ReadPool) or a directory with features.npy (contexts, arms, d), contexts.txt, arms.txt[, utility.npy] (go doc poolfile.OpenDir)")
 	answersPath := fs.String("answers", "", "recorded answers: CSV context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie)")
-	out := fs.String("out", "", "write the CSV to this file instead of stdout")
-	modelPath := fs.String("model", "", "also save the learner's model to this JSON file")
+	out := fs.String("out", "-", "write the CSV to this file (- for stdout)")
+	modelPath := fs.String("model", "", "also save the learner's model to this JSON file (- for stdout, with -out naming a file)")
 	loadPath := fs.String("load", "", "export from this saved model instead of a learner (no -algo)")
+	session := fs.String("session", "", "write the answers of the labelling session logged in this folder (nadb serve -log) instead of a policy")
 	var ls learnerSpec
-	ls.register(fs, "")
+	ls.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, exportHelp)
 		fs.PrintDefaults()
@@ -56,20 +70,55 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if *out == "" {
+		*out = "-"
+	}
+	if *out == "-" && *modelPath == "-" {
+		return usageError{errors.New("-model -: the policy goes to stdout too; name a file with -out or -model")}
+	}
+	for name, path := range map[string]string{"out": *out, "model": *modelPath} {
+		if path != "" {
+			if err := checkOutFile(name, path); err != nil {
+				return err
+			}
+		}
+	}
 	in, err := readPoolInput(*poolPath, *answersPath)
 	if err != nil {
 		return err
 	}
-	var sum label.Summary
-	if *loadPath != "" {
+	only := func(form string, allowed ...string) error {
 		var conflict string
 		fs.Visit(func(f *flag.Flag) {
-			if f.Name != "pool" && f.Name != "answers" && f.Name != "out" && f.Name != "load" && conflict == "" {
+			if !slices.Contains(allowed, f.Name) && conflict == "" {
 				conflict = f.Name
 			}
 		})
 		if conflict != "" {
-			return usageError{fmt.Errorf("-%s: not used with -load (the model file fixes the algorithm and its settings)", conflict)}
+			return usageError{fmt.Errorf("-%s: not used with %s", conflict, form)}
+		}
+		return nil
+	}
+	if *session != "" {
+		if err := only("-session (it writes the session's answers, not a policy)", "pool", "answers", "out", "session"); err != nil {
+			return err
+		}
+		write := func(w io.Writer) error {
+			rep, err := label.ExportLog(*session, priorRecords(in), w)
+			if rep != nil {
+				fmt.Fprintln(stderr, "nadb export:", rep)
+			}
+			return err
+		}
+		if err := fsutil.WriteOut(*out, stdout, write); err != nil {
+			return usageError{fmt.Errorf("-session: %w", err)}
+		}
+		return nil
+	}
+	var sum label.Summary
+	if *loadPath != "" {
+		if err := only("-load (the model file fixes the algorithm and its settings)", "pool", "answers", "out", "load"); err != nil {
+			return err
 		}
 		if sum, err = loadedSummary(in, *loadPath); err != nil {
 			return err
@@ -78,11 +127,11 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		if *answersPath == "" {
 			return usageError{errors.New("-answers: name the answers file the learner learns from (or -load a saved model)")}
 		}
-		lp, ties, err := ls.proposer(ctx, in)
+		lp, skipped, err := ls.proposer(ctx, in)
 		if err != nil {
 			return err
 		}
-		reportReplay(stderr, "export", in, ties)
+		reportReplay(stderr, "export", in, skipped)
 		sum = lp.Summary()
 		if *modelPath != "" {
 			sha, err := in.poolSHA()
@@ -93,16 +142,13 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 			if err != nil {
 				return usageError{fmt.Errorf("-model: %w", err)}
 			}
-			if err := fsutil.WriteWith(*modelPath, m.Write); err != nil {
+			if err := fsutil.WriteOut(*modelPath, stdout, m.Write); err != nil {
 				return usageError{fmt.Errorf("-model: %w", err)}
 			}
 		}
 	}
 	write := func(w io.Writer) error { return writeExport(w, in, sum) }
-	if *out == "" {
-		return write(stdout)
-	}
-	if err := fsutil.WriteWith(*out, write); err != nil {
+	if err := fsutil.WriteOut(*out, stdout, write); err != nil {
 		return usageError{fmt.Errorf("-out: %w", err)}
 	}
 	return nil
@@ -131,6 +177,11 @@ func loadedSummary(in *poolInput, path string) (label.Summary, error) {
 	}
 	policy := m.Policy(nil, p)
 	scores := algorithms.ScoreRows(nil, m.Scorer(), p, 0, p.Rows(), nil)
+	for n, v := range scores {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return label.Summary{}, usageError{fmt.Errorf("-load: %s scores context %q, arm %q as %v: its parameters do not fit the features of %s", path, in.file.Contexts[n/p.Arms], in.file.Arms[n], v, in.poolPath)}
+		}
+	}
 	queries := make([]int, p.Contexts)
 	for c := range queries {
 		queries[c] = -1

@@ -6,6 +6,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"net/http"
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/neural-adb/nadb/internal/poolfile"
+	"github.com/neural-adb/nadb/label"
 )
 
 // cemsDir writes the CEMS files with "nadb data cems" into a temporary
@@ -293,6 +296,18 @@ func TestLabelCommandsBadInput(t *testing.T) {
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("context,arm1,arm2,y\ns1,London,Atlantis,1\n"), 0o644)
 	notModel := filepath.Join(dir, "display.csv")
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		return p
+	}
+	latin1Pool := write("latin1.csv", "context,arm,x\nZ\xfcrich,a,1\nZ\xfcrich,b,2\n")
+	hugePool := write("huge.csv", "context,arm,x\nc,"+strings.Repeat("y", 100000)+",1\n")
+	absurdPool := write("absurd.csv", "context,arm,x,utility\nc,a,1,1e308\nc,b,2,-1e308\n")
+	scalePool := write("scale.csv", "context,arm,x,z\nc,a,1,1e300\nc,b,2,-1e300\n")
+	latin1Guide := write("guide.txt", "Choose the school you would pick. Gr\xfc\xdfe!\n")
+	emptyToken := write("token-empty", "\n")
+	nullModel := write("null.json", `{"format": "nadb-model", "version": 1, "algorithm": "random", "kind": "linear", "input_dim": 1, "pool_sha256": "", "seed": 1, "theta": [null], "offset": 0}`)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -303,7 +318,11 @@ func TestLabelCommandsBadInput(t *testing.T) {
 		{[]string{"suggest", "-algo", "apo"}, "-pool"},
 		{[]string{"suggest", "-pool", filepath.Join(dir, "nope.csv"), "-algo", "apo"}, "nope.csv"},
 		{[]string{"suggest", "-pool", some, "-algo", "apo"}, "-pool"},
-		{[]string{"suggest", "-pool", pool}, "-algo"},
+		{[]string{"suggest", "-pool", latin1Pool}, `latin1.csv line 2, column 1 (context): the context is not valid UTF-8 (byte 0xfc at byte 2`},
+		{[]string{"suggest", "-pool", hugePool}, `huge.csv line 2, column 2 (arm): a field of 100000 bytes, beyond the limit of 64 kB per field: "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"… (100000 bytes)`},
+		{[]string{"suggest", "-pool", absurdPool}, `absurd.csv line 2, column 4 (utility): utility "1e308" is beyond ±1e+15`},
+		{[]string{"suggest", "-pool", scalePool}, `-pool: ` + scalePool + `: the features span 2 (column "x") to 1e+300 (column "z"): rescale the columns`},
+		{[]string{"suggest", "-pool", pool, "-out", dir}, "-out: " + dir + " is a directory"},
 		{[]string{"suggest", "-pool", pool, "-algo", "nope"}, "unknown algorithm"},
 		{[]string{"suggest", "-pool", pool, "-algo", "apo", "-n", "0"}, "-n"},
 		{[]string{"suggest", "-pool", pool, "-algo", "apo", "-answers", bad}, "Atlantis"},
@@ -313,9 +332,23 @@ func TestLabelCommandsBadInput(t *testing.T) {
 		{[]string{"export", "-pool", pool, "-load", notModel}, "not a model file"},
 		{[]string{"export", "-pool", pool, "-load", filepath.Join(dir, "none.json")}, "-load"},
 		{[]string{"export", "-pool", pool, "-load", notModel, "-algo", "apo"}, "-algo: not used with -load"},
+		{[]string{"export", "-pool", pool, "-load", nullModel}, "theta[0] is null"},
+		{[]string{"export", "-pool", pool, "-session", dir, "-algo", "apo"}, "-algo: not used with -session"},
+		{[]string{"export", "-pool", pool, "-answers", some, "-model", "-"}, "-model -: the policy goes to stdout too"},
 		{[]string{"serve", "-pool", pool}, "-log"},
 		{[]string{"serve", "-pool", pool, "-log", dir, "-addr", "0.0.0.0:0"}, "-token"},
-		{[]string{"serve", "-pool", pool, "-log", dir, "-token", "short"}, "-token"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-token", "short"}, "-token: the token has 5 characters"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-token", "0123456789abcdef", "-token-file", emptyToken}, "-token and -token-file: give one"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-token-file", emptyToken}, "the first line is empty"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-token-file", filepath.Join(dir, "no-token")}, "-token-file"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-instructions", latin1Guide}, "-instructions: " + latin1Guide + " is not valid UTF-8"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-instructions", filepath.Join(dir, "none.txt")}, "-instructions"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-k", "1"}, "-k"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-k", "9"}, "-k 9: the pool has 6 arms"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-rank"}, "-rank"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-recheck", "0.7"}, "-recheck"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-recheck", "0.1", "-k", "3"}, "-recheck"},
+		{[]string{"serve", "-pool", pool, "-log", dir, "-client-reservations", "0"}, "-client-reservations"},
 		{[]string{"serve", "-pool", pool, "-log", dir, "-addr", "nonsense"}, "-addr"},
 		{[]string{"serve", "-pool", pool, "-log", dir, "-budget", "-1"}, "-budget"},
 		{[]string{"serve", "-pool", pool, "-log", dir, "-display", bad}, "bad.csv"},
@@ -324,5 +357,63 @@ func TestLabelCommandsBadInput(t *testing.T) {
 		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("nadb %s: error %v; want a usage error naming %q", strings.Join(tc.args, " "), err, tc.want)
 		}
+	}
+}
+
+// TestLabelDefaultsAndStdout: suggest, export and serve share the default
+// learner (label.DefaultLearner); -out - writes to stdout; the token comes
+// from NADB_TOKEN too; an export of a session's log with -answers holds the
+// file's answers, then the session's.
+func TestLabelDefaultsAndStdout(t *testing.T) {
+	dir := cemsDir(t, 40)
+	pool, some := filepath.Join(dir, "pool.csv"), filepath.Join(dir, "some.csv")
+	args := append([]string{"suggest", "-pool", pool, "-answers", some, "-n", "3", "-out", "-"}, small...)
+	byDefault, _, err := nadb(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, _, err := nadb(append(args, "-algo", label.DefaultLearner)...)
+	if err != nil || named != byDefault || strings.Count(byDefault, "\n") != 4 {
+		t.Errorf("suggest without -algo:\n%s\nwith -algo %s:\n%s(%v)", byDefault, label.DefaultLearner, named, err)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`-out - made a file named "-"`)
+	}
+
+	t.Setenv("NADB_TOKEN", "short")
+	if _, _, err := nadb("serve", "-pool", pool, "-log", filepath.Join(dir, "log")); err == nil || !strings.Contains(err.Error(), "NADB_TOKEN: the token has 5 characters") {
+		t.Errorf("serve with a short NADB_TOKEN: %v", err)
+	}
+
+	// A session log of two answers, exported alone and after the file's.
+	sess := filepath.Join(dir, "session")
+	if err := os.MkdirAll(sess, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := `{"v":2,"seq":1,"kind":"start","time":"2026-01-01T00:00:00Z","epoch":1}` + "\n" +
+		`{"v":2,"seq":2,"kind":"answer","time":"2026-01-01T00:00:01Z","id":"1-1","labeller":"ann","context":"s1","arm1":"London","arm2":"Paris","c":0,"a1":0,"a2":1,"y":1}` + "\n" +
+		`{"v":2,"seq":3,"kind":"answer","time":"2026-01-01T00:00:02Z","id":"1-2","labeller":"ann","context":"s1","arm1":"London","arm2":"Milano","c":0,"a1":0,"a2":2,"y":0.5,"both_bad":true}` + "\n"
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(log, "\n") {
+		if line == "" {
+			continue
+		}
+		// Sign each line as the server does: CRC-32C of the line up to its
+		// last field.
+		body := strings.TrimSuffix(strings.TrimSpace(line), "}")
+		sum := crc32.Checksum([]byte(body+"}"), crc32.MakeTable(crc32.Castagnoli))
+		fmt.Fprintf(&b, "%s,\"crc\":\"%08x\"}\n", body, sum)
+	}
+	if err := os.WriteFile(filepath.Join(sess, label.LogName), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := nadb("export", "-pool", pool, "-session", sess)
+	want := "context,arm1,arm2,y,labeller,both_bad,recheck\ns1,London,Paris,1,ann,0,0\ns1,London,Milano,0.5,ann,1,0\n"
+	if err != nil || out != want {
+		t.Errorf("export -session: %v %s\n%s\nwant\n%s", err, stderr, out, want)
+	}
+	all, _, err := nadb("export", "-pool", pool, "-session", sess, "-answers", some)
+	if err != nil || !strings.HasSuffix(all, strings.TrimPrefix(want, "context,arm1,arm2,y,labeller,both_bad,recheck\n")) || strings.Count(all, "\n") != 1+40+2 {
+		t.Errorf("export -session -answers: %v, %d lines, want the file's 40 answers then the session's 2:\n%s", err, strings.Count(all, "\n"), all)
 	}
 }

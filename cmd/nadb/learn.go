@@ -50,6 +50,10 @@ func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
 	if err != nil {
 		return nil, usageError{fmt.Errorf("-pool: %w", err)}
 	}
+	var se *poolfile.ScaleError
+	if err := poolfile.CheckScale(pf); errors.As(err, &se) {
+		return nil, usageError{fmt.Errorf("-pool: %s: %v: rescale the columns (for example to mean 0 and standard deviation 1) and write the pool again", poolPath, err)}
+	}
 	in := &poolInput{poolPath: poolPath, answersPath: answersPath, file: pf, sha: sha}
 	if answersPath == "" {
 		return in, nil
@@ -74,10 +78,11 @@ type learnerSpec struct {
 	consider int // candidate contexts per query (algorithms.Subsample); 0: all
 }
 
-// register adds -algo (with default algo), -seed and the configuration flags.
-func (s *learnerSpec) register(fs *flag.FlagSet, algo string) {
+// register adds -algo (default label.DefaultLearner), -seed and the
+// configuration flags (-collect among them: who chooses the duels).
+func (s *learnerSpec) register(fs *flag.FlagSet) {
 	s.cfg = algorithms.Default()
-	fs.StringVar(&s.algo, "algo", algo, "algorithm (see nadb list)")
+	fs.StringVar(&s.algo, "algo", label.DefaultLearner, "algorithm (see nadb list); the default is Neural-ADB's UCB arm rule with the repaired context rule, as the rule as written locks on")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the learner")
 	fs.IntVar(&s.consider, "consider", 0, "offer the learner this many contexts per query, drawn at random from those allowed, which it scores exactly (go doc algorithms.Subsample; 0: every context). On a pool of many contexts, a rule that scores every context per query costs a pass over the pool per suggestion")
 	configFlags(fs, &s.cfg)
@@ -88,13 +93,21 @@ func (s *learnerSpec) env(in *poolInput) algorithms.Env {
 	return algorithms.Env{Pool: in.file.Pool, Config: s.cfg, Seed: s.seed}
 }
 
-// proposer builds the learner on the pool of in and feeds it the strict
-// recorded answers in file order, as a replay (algorithms.Replayer: the
-// retraining is coalesced rather than done on the online schedule); it
-// returns the number of ties skipped.
-func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.LearnerProposer, int, error) {
+// replayCounts counts the answers of a file a learner did not use.
+type replayCounts struct {
+	ties     int // y = 0.5 (ties and both bad)
+	rechecks int // consistency checks (recheck = 1)
+}
+
+// proposer builds the learner on the pool of in, with the collect rule of
+// the configuration choosing its queries, and feeds it the strict recorded
+// answers in file order, as a replay (algorithms.Replayer: the retraining
+// is coalesced rather than done on the online schedule), leaving out ties
+// and consistency checks (a duel the same labeller had answered before).
+func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.LearnerProposer, replayCounts, error) {
+	var n replayCounts
 	if s.algo == "" {
-		return nil, 0, usageError{fmt.Errorf("-algo: name an algorithm (see nadb list)")}
+		return nil, n, usageError{fmt.Errorf("-algo: name an algorithm (see nadb list)")}
 	}
 	// Refuse up front what would not fit once every answer is replayed
 	// (algorithms.New checks the learner as built, before any answer).
@@ -111,7 +124,7 @@ func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.Learn
 	}
 	l, err := algorithms.New(s.algo, s.env(in))
 	if err != nil {
-		return nil, 0, usageError{fmt.Errorf("-algo %s: %w", s.algo, err)}
+		return nil, n, usageError{fmt.Errorf("-algo %s: %w", s.algo, err)}
 	}
 	if s.consider < 0 {
 		return nil, 0, usageError{fmt.Errorf("-consider: need 0 (every context) or a positive number, got %d", s.consider)}
@@ -120,39 +133,63 @@ func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.Learn
 		l = algorithms.NewSubsample(l, in.file.Pool, s.consider, s.seed)
 	}
 	lp := label.NewLearnerProposer(l, in.file.Pool)
+	lp.SetCollector(algorithms.NewCollector(s.cfg.Collect, s.seed))
 	if in.answers == nil {
-		return lp, 0, nil
+		return lp, n, nil
 	}
-	ties := 0
 	algorithms.BeginReplay(l)
 	defer algorithms.EndReplay(l)
-	for _, a := range in.answers.List {
+	for i, a := range in.answers.List {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return nil, n, err
 		}
 		q := algorithms.Query{Context: a.Context, Arm1: a.Arm1, Arm2: a.Arm2}
-		switch a.Y {
-		case 1:
+		switch {
+		case in.answers.Info != nil && in.answers.Info[i].Recheck:
+			n.rechecks++
+		case a.Y == 1:
 			lp.Observe(q, algorithms.Arm1Won)
-		case 0:
+		case a.Y == 0:
 			lp.Observe(q, algorithms.Arm2Won)
 		default:
-			ties++
+			n.ties++
 		}
 	}
-	return lp, ties, nil
+	return lp, n, nil
 }
 
 // reportReplay says on stderr how many answers were replayed and skipped.
-func reportReplay(stderr io.Writer, cmd string, in *poolInput, ties int) {
+func reportReplay(stderr io.Writer, cmd string, in *poolInput, n replayCounts) {
 	if in.answers == nil {
 		return
 	}
-	fmt.Fprintf(stderr, "nadb %s: replayed %d answers of %s", cmd, len(in.answers.List)-ties, in.answersPath)
-	if ties > 0 {
-		fmt.Fprintf(stderr, "; skipped %d ties (a tie is no answer a Bradley-Terry learner can use)", ties)
+	fmt.Fprintf(stderr, "nadb %s: replayed %d answers of %s", cmd, len(in.answers.List)-n.ties-n.rechecks, in.answersPath)
+	if n.ties > 0 {
+		fmt.Fprintf(stderr, "; skipped %d ties (a tie, or both bad, is no answer a Bradley-Terry learner can use)", n.ties)
+	}
+	if n.rechecks > 0 {
+		fmt.Fprintf(stderr, "; skipped %d consistency checks (a duel the same labeller had answered before)", n.rechecks)
 	}
 	fmt.Fprintln(stderr)
+}
+
+// priorRecords returns the answers of in as the label package's records
+// (nil without an answers file).
+func priorRecords(in *poolInput) []label.Record {
+	if in.answers == nil {
+		return nil
+	}
+	pf, K := in.file, in.file.Pool.Arms
+	out := make([]label.Record, len(in.answers.List))
+	for i, a := range in.answers.List {
+		r := label.Record{Context: pf.Contexts[a.Context], Arm1: pf.Arms[a.Context*K+a.Arm1], Arm2: pf.Arms[a.Context*K+a.Arm2], Y: a.Y}
+		if in.answers.Info != nil {
+			info := in.answers.Info[i]
+			r.Labeller, r.BothBad, r.Recheck = info.Labeller, info.BothBad, info.Recheck
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // formatNum writes a float in the shortest form that reads back the same,

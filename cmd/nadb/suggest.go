@@ -20,11 +20,11 @@ func cmdSuggest(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	poolPath := fs.String("pool", "", "pool: a CSV file context,arm,<features...>[,utility] (go doc poolfile.ReadPool) or a directory with features.npy (contexts, arms, d), contexts.txt, arms.txt[, utility.npy] (go doc poolfile.OpenDir)")
 	answersPath := fs.String("answers", "", "recorded answers: CSV context,arm1,arm2,y (y = 1 arm1 won, 0 arm2 won, 0.5 tie; ties are skipped)")
 	n := fs.Int("n", 10, "number of distinct queries to suggest")
-	out := fs.String("out", "", "write the CSV to this file instead of stdout")
+	out := fs.String("out", "-", "write the CSV to this file (- for stdout)")
 	var ls learnerSpec
-	ls.register(fs, "")
+	ls.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: nadb suggest -pool F [-answers F] -algo A [-n N] [-out F] [-seed S] [config flags]
+		fmt.Fprintln(stderr, `usage: nadb suggest -pool F [-answers F] [-algo A] [-n N] [-out F] [-seed S] [config flags]
 
 Replays the recorded answers into the learner and writes the next N distinct
 queries to ask, in the order the learner chooses them, as CSV:
@@ -35,6 +35,8 @@ with the identifiers of the pool file; score is the learner's h(arm1) - h(arm2)
 and sigma its uncertainty of that difference (NaN when the learner has none).
 Each query is chosen with the previous ones pending, so that learners whose
 uncertainty depends on the queries asked (Neural-ADB, APO, ...) spread them.
+The default learner is the one nadb serve uses; -collect passive suggests
+uniformly random duels instead (the learner's passive twin).
 
 flags:`)
 		fs.PrintDefaults()
@@ -45,15 +47,21 @@ flags:`)
 	if *n < 1 {
 		return usageError{fmt.Errorf("-n: need at least 1 query, got %d", *n)}
 	}
+	if *out == "" {
+		*out = "-"
+	}
+	if err := checkOutFile("out", *out); err != nil {
+		return err
+	}
 	in, err := readPoolInput(*poolPath, *answersPath)
 	if err != nil {
 		return err
 	}
-	lp, ties, err := ls.proposer(ctx, in)
+	lp, skipped, err := ls.proposer(ctx, in)
 	if err != nil {
 		return err
 	}
-	reportReplay(stderr, "suggest", in, ties)
+	reportReplay(stderr, "suggest", in, skipped)
 	pf := in.file
 	K := pf.Pool.Arms
 	var qs []algorithms.Query
@@ -73,10 +81,7 @@ flags:`)
 		cw.WriteAll(rows)
 		return cw.Error()
 	}
-	if *out == "" {
-		return write(stdout)
-	}
-	if err := fsutil.WriteWith(*out, write); err != nil {
+	if err := fsutil.WriteOut(*out, stdout, write); err != nil {
 		return fmt.Errorf("-out: %w", err)
 	}
 	return nil

@@ -150,7 +150,7 @@ func id(file string, header []string, line, col int, s string) (string, error) {
 	if s == "" {
 		return "", errAt(file, header, line, col, "empty %s", header[col])
 	}
-	if err := checkUTF8(s); err != nil {
+	if err := CheckUTF8(s); err != nil {
 		return "", errAt(file, header, line, col, "the %s %v", header[col], err)
 	}
 	return s, nil

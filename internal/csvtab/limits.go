@@ -65,8 +65,9 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// checkUTF8 reports where s is not valid UTF-8, or nil.
-func checkUTF8(s string) error {
+// CheckUTF8 reports where s is not valid UTF-8 (the byte and its offset,
+// with what to do), or nil.
+func CheckUTF8(s string) error {
 	if utf8.ValidString(s) {
 		return nil
 	}

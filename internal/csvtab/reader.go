@@ -95,7 +95,7 @@ func (rd *Reader) setHeader() error {
 		if name == "" {
 			return &Error{File: rd.File, Line: rd.line, Column: i + 1, Msg: "empty column name in the header"}
 		}
-		if err := checkUTF8(name); err != nil {
+		if err := CheckUTF8(name); err != nil {
 			return &Error{File: rd.File, Line: rd.line, Column: i + 1, Msg: "the column name " + err.Error()}
 		}
 		for j, prev := range rec[:i] {
