@@ -18,8 +18,8 @@ import (
 // acked is an acknowledged answer or skip, as the test saw it.
 type acked struct {
 	id, labeller, context, arm1, arm2 string
-	y                       float64 // -1 for a skip
-	undone                  bool
+	y                                 float64 // -1 for a skip
+	undone                            bool
 }
 
 // randomSession drives f with random answers, ties, skips and undos from

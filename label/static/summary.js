@@ -9,7 +9,10 @@
   if (token) back.set("token", token);
   if (params.get("labeller")) back.set("labeller", params.get("labeller"));
   $("back-link").href = "/" + (back.toString() ? "?" + back.toString() : "");
-  if (token) $("export-link").href = "/api/export?token=" + encodeURIComponent(token);
+  if (token) {
+    $("export-link").href = "/api/export?token=" + encodeURIComponent(token);
+    $("export-all-link").href = "/api/export?scope=all&token=" + encodeURIComponent(token);
+  }
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -26,7 +29,20 @@
       return d;
     });
   }).then(function (s) {
-    $("answered").textContent = s.answered + " answers";
+    $("answered").textContent = s.answered + " answers in this session";
+    const l = s.learner;
+    let t = "The learner has used " + (l.used === null ? "the" : l.used) + " answers";
+    if (l.used !== null) {
+      t += ": " + l.prior + " given before the session (the answers file) and " + l.session + " from this session";
+    } else {
+      t += " of this session (" + l.session + ")";
+    }
+    t += "; ties, answers \u201cboth bad\u201d, skips and consistency checks are not used, and a ranking counts the duels it implies.";
+    if (l.stale > 0) {
+      t += " It still holds " + l.stale + " undone " + (l.stale === 1 ? "answer" : "answers") + (l.rebuilding ? ", until the rebuild in progress replaces it." : ".");
+    }
+    if (l.error) t += " The last rebuild failed: " + l.error;
+    $("learner").textContent = t;
     const body = $("policy").querySelector("tbody");
     s.contexts.forEach(function (c) {
       const tr = el("tr");
