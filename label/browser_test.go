@@ -56,11 +56,20 @@ func browserDisplay(t *testing.T) string {
 	return path
 }
 
-// TestBrowserKeyboard labels 20 queries with the keyboard in headless
-// Chromium (with one skip and one undo on the way) and checks the log, the
-// escaping of labels in the page and the token's use for images. Set
-// LABEL_SCREENSHOT_DIR to keep the screenshots.
-func TestBrowserKeyboard(t *testing.T) {
+// browserCatalogue has 3 contexts of 6 colours (45 duels).
+func browserCatalogue(t *testing.T) *Table {
+	t.Helper()
+	arms := []string{"red", "green", "blue", "gold", "grey", "pink"}
+	cat, err := NewTable([]string{"u1", "u2", "u3"}, [][]string{arms, arms, arms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// browser starts headless Chromium, or skips the test without it, and
+// returns it with the folder for screenshots.
+func browser(t *testing.T) (*webDriver, string) {
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not installed (Debian: apt-get install chromium chromium-driver, or make test-browser)")
@@ -75,45 +84,81 @@ func TestBrowserKeyboard(t *testing.T) {
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return startWebDriver(t, chromium, driver), shots
+}
+
+const guidelines = "Choose the colour that suits the person best.\n\nIf both are equally good, press T; if neither suits them, press B (both bad).\nSkip (S) when you cannot tell."
+
+// TestBrowserKeyboard labels 20 queries with the keyboard in headless
+// Chromium (keys in either case, with a skip, a tie, "both bad" and an undo
+// on the way) and checks the log, the escaping of labels in the page, the
+// token's use for images, the guidelines, the hidden scores, the "saved"
+// confirmation and the progress of the labeller and the session. Set
+// LABEL_SCREENSHOT_DIR to keep the screenshots.
+func TestBrowserKeyboard(t *testing.T) {
+	w, shots := browser(t)
 	const token = "browser-test-token-0123"
-	f := newFixture(t, nil, "", Options{DisplayFile: browserDisplay(t), Token: token, Budget: 40})
-	w := startWebDriver(t, chromium, driver)
+	f := newFixture(t, browserCatalogue(t), "", Options{DisplayFile: browserDisplay(t), Token: token, Budget: 40, Instructions: guidelines})
 	w.open(f.ts.URL + "/?labeller=ann&token=" + token)
 	w.waitFor("the first query", "return !!document.body.dataset.qid")
 	w.waitFor("the images", "return ['context-img', 'left-img', 'right-img'].every((id) => document.getElementById(id).complete)")
 
-	// Labels are text, never markup.
+	// Labels are text, never markup; the guidelines are shown on the first
+	// visit; the learner's score is not.
 	var dom struct {
-		Context, Title string
-		Markup         int
-		Images         []int
+		Context, Title, Guide, Reason string
+		Markup                        int
+		Images                        []int
+		GuideShown, ReasonShown, Link bool
 	}
 	w.eval(`const q = (s) => document.querySelector(s);
 		return {context: q('#context-label').textContent, title: document.title,
 			markup: document.querySelectorAll('#duel b, #duel i, #duel img:not([id])').length,
-			images: ['context-img', 'left-img', 'right-img'].map((id) => document.getElementById(id).naturalWidth)};`, &dom)
+			images: ['context-img', 'left-img', 'right-img'].map((id) => document.getElementById(id).naturalWidth),
+			guide: q('#guide-text').textContent, guideShown: !q('#guide').hidden,
+			reason: q('#reason').textContent, reasonShown: !q('#reason').hidden, link: !q('#summary-link').hidden};`, &dom)
 	if !strings.HasPrefix(dom.Context, "Which colour suits <i>u") || dom.Markup != 0 || dom.Title != "Which is better?" {
 		t.Errorf("page shows context %q, %d elements made from labels, title %q; want the label as text", dom.Context, dom.Markup, dom.Title)
 	}
 	if dom.Images[0] != 300 {
 		t.Errorf("context image natural widths %v; want 300 (loaded with the token)", dom.Images)
 	}
-	w.screenshot(filepath.Join(shots, "label-page.png"))
+	if !dom.GuideShown || !strings.Contains(dom.Guide, "suits the person best") || !strings.Contains(dom.Guide, "press B (both bad)") {
+		t.Errorf("guidelines shown %v: %q", dom.GuideShown, dom.Guide)
+	}
+	if dom.ReasonShown || dom.Reason != "" || dom.Link {
+		t.Errorf("scores shown to the labeller (%v, %q) or the summary linked (%v); want them hidden", dom.ReasonShown, dom.Reason, dom.Link)
+	}
+	w.screenshot(filepath.Join(shots, "label-guidelines.png"))
+	w.eval("document.getElementById('guide-close').click(); return true", nil)
 
-	arrows := map[string]float64{"\uE012": 1, "\uE014": 0, "t": 0.5}
-	keys := []string{"\uE012", "\uE014", "t", "\uE012", "\uE012", "u", "\uE014", "s", "\uE012", "t",
-		"\uE014", "\uE014", "\uE012", "t", "\uE012", "\uE014", "\uE012", "\uE012", "\uE014", "t", "\uE012", "\uE014", "\uE012"}
+	// Keys in either case (Shift and Caps Lock give capitals).
+	y := map[string]float64{"\uE012": 1, "\uE014": 0, "t": 0.5, "T": 0.5, "b": 0.5, "B": 0.5}
+	keys := []string{"\uE012", "\uE014", "T", "\uE012", "\uE012", "U", "\uE014", "S", "\uE012", "t",
+		"\uE014", "b", "\uE012", "t", "\uE012", "\uE014", "\uE012", "B", "\uE014", "t", "\uE012", "\uE014", "\uE012"}
 	var want []float64 // kept answers in order
+	var wantBad []bool
 	for i, k := range keys {
 		before := w.evalString("return document.body.dataset.qid")
 		w.key(k)
 		w.waitFor("the query after key "+strings.ToValidUTF8(k, "?"),
 			"return !document.body.dataset.busy && document.body.dataset.qid !== "+jsString(before))
-		switch y, isAnswer := arrows[k]; {
+		toast := w.evalString("return document.body.dataset.toast || ''")
+		switch v, isAnswer := y[k]; {
 		case isAnswer:
-			want = append(want, y)
-		case k == "u":
-			want = want[:len(want)-1]
+			want = append(want, v)
+			wantBad = append(wantBad, strings.EqualFold(k, "b"))
+			if !strings.HasSuffix(toast, "saved ✓") {
+				t.Errorf("after key %q the page confirms %q; want a saved answer", k, toast)
+			}
+		case k == "U":
+			want, wantBad = want[:len(want)-1], wantBad[:len(wantBad)-1]
+			if !strings.HasPrefix(toast, "Undone: ") {
+				t.Errorf("after undo the page confirms %q", toast)
+			}
+		}
+		if i == 0 {
+			w.screenshot(filepath.Join(shots, "label-page-saved.png"))
 		}
 		if i == 12 {
 			w.screenshot(filepath.Join(shots, "label-page-later.png"))
@@ -124,28 +169,105 @@ func TestBrowserKeyboard(t *testing.T) {
 	}
 	events := f.events()
 	var got []float64
+	var gotBad []bool
+	seen := map[duel]bool{}
 	for _, e := range keptAnswers(events) {
 		if e.Labeller != "ann" {
 			t.Errorf("answer %+v by %q, want ann", e, e.Labeller)
 		}
-		got = append(got, e.Y)
+		if d := duelOf(e.C, e.A1, e.A2); seen[d] {
+			t.Errorf("duel %+v shown to ann twice", d)
+		} else {
+			seen[d] = true
+		}
+		got, gotBad = append(got, e.Y), append(gotBad, e.BothBad)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("logged answers differ from the keys pressed (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff(wantBad, gotBad); diff != "" {
+		t.Errorf("logged \"both bad\" differ from the keys pressed (-want +got):\n%s", diff)
+	}
 	if countKind(events, Skip) != 1 || countKind(events, Undo) != 1 {
 		t.Errorf("log has %d skips and %d undos, want 1 and 1", countKind(events, Skip), countKind(events, Undo))
 	}
-	if p := w.evalString("return document.getElementById('progress').textContent"); !strings.Contains(p, "answered 20") {
-		t.Errorf("progress shows %q, want 20 answered", p)
+	mine := w.evalString("return document.getElementById('progress-mine').textContent")
+	session := w.evalString("return document.getElementById('progress-session').textContent")
+	if mine != "You: 20 answers (1 skipped)" || session != "Session: 20 of 40 (50%)" {
+		t.Errorf("progress shows %q and %q; want 20 of the labeller's answers and half the budget", mine, session)
 	}
+	w.screenshot(filepath.Join(shots, "label-page.png"))
 
 	w.open(f.ts.URL + "/summary?labeller=ann&token=" + token)
 	w.waitFor("the summary", "return document.body.dataset.ready === '1'")
 	if n := w.evalString("return String(document.querySelectorAll('#policy tbody tr').length)"); n != "3" {
 		t.Errorf("summary has %s rows, want 3", n)
 	}
+	// 20 answers kept, of which 4 ties and 2 "both bad": the learner used 14.
+	if l := w.evalString("return document.getElementById('learner').textContent"); !strings.Contains(l, "The learner has used 14 answers: 0 given before the session (the answers file) and 14 from this session") {
+		t.Errorf("summary says %q", l)
+	}
 	w.screenshot(filepath.Join(shots, "label-summary.png"))
+}
+
+// TestBrowserSets labels with three arms at once (the best of 3, number
+// keys) and then ranks four (number keys, the last rank implied), and
+// checks the log's rankings and the duels they imply.
+func TestBrowserSets(t *testing.T) {
+	w, shots := browser(t)
+	cat := browserCatalogue(t)
+	f := newFixture(t, cat, "", Options{DisplayFile: browserDisplay(t), Arms: 3})
+	w.open(f.ts.URL + "/?labeller=ann")
+	w.waitFor("the first set", "return !!document.body.dataset.qid && document.querySelectorAll('#set .option').length === 3")
+	if tie := w.evalString("return String(document.getElementById('tie').hidden)"); tie != "true" {
+		t.Error("the tie button is shown for a set")
+	}
+	w.screenshot(filepath.Join(shots, "label-best-of-3.png"))
+	for _, k := range []string{"2", "1", "3"} {
+		before := w.evalString("return document.body.dataset.qid")
+		w.key(k)
+		w.waitFor("the set after key "+k, "return !document.body.dataset.busy && document.body.dataset.qid !== "+jsString(before))
+	}
+	f.close()
+	var orders [][]int
+	for _, e := range f.events() {
+		if e.Kind == Rank {
+			if len(e.Arms) != 3 {
+				t.Errorf("rank event with %d arms, want 3", len(e.Arms))
+			}
+			orders = append(orders, e.Order)
+		}
+	}
+	if diff := cmp.Diff([][]int{{1}, {0}, {2}}, orders); diff != "" {
+		t.Errorf("best-of-3 choices (-want +got):\n%s", diff)
+	}
+
+	g := newFixture(t, cat, "", Options{DisplayFile: browserDisplay(t), Arms: 4, Rank: true})
+	w.open(g.ts.URL + "/?labeller=bob")
+	w.waitFor("the first ranking", "return !!document.body.dataset.qid && document.querySelectorAll('#set .option').length === 4")
+	w.key("3")
+	w.key("1")
+	w.waitFor("two ranks", "return document.querySelectorAll('#set .ranked').length === 2")
+	badges := w.evalString("return Array.from(document.querySelectorAll('#set .rank-badge')).map((b) => b.textContent).join(',')")
+	if badges != "2nd,,1st," {
+		t.Errorf("rank badges %q, want 2nd,,1st,", badges)
+	}
+	w.screenshot(filepath.Join(shots, "label-rank-4.png"))
+	before := w.evalString("return document.body.dataset.qid")
+	w.key("4")
+	w.waitFor("the next ranking", "return !document.body.dataset.busy && document.body.dataset.qid !== "+jsString(before))
+	g.close()
+	for _, e := range g.events() {
+		if e.Kind != Rank {
+			continue
+		}
+		if diff := cmp.Diff([]int{2, 0, 3, 1}, e.Order); diff != "" {
+			t.Errorf("ranking (-want +got):\n%s", diff)
+		}
+		if n := len(e.ImpliedPairs()); n != 6 {
+			t.Errorf("a ranking of 4 implies %d duels, want 6", n)
+		}
+	}
 }
 
 func jsString(s string) string {

@@ -39,8 +39,8 @@ func TestCacheRefusesBadEntries(t *testing.T) {
 		{"another key", func(s string) string { return strings.Replace(s, spec.Key(), other.Key(), 1) }, true},
 		{"not JSON", func(s string) string { return s[:len(s)/2] }, true},
 		{"legacy entry", func(s string) string {
-			i := strings.Index(s, `,`+"\n"+` "sha256"`)
-			return s[:i] + "\n}\n"
+			before, _, _ := strings.Cut(s, `,`+"\n"+` "sha256"`)
+			return before + "\n}\n"
 		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

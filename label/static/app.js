@@ -199,7 +199,7 @@
   }
 
   function saved(what) {
-    return function (r) { toast(what + " ✓ saved (answer " + r.seq + ")"); };
+    return function () { toast(what + " saved ✓"); };
   }
 
   function answer(y) {
