@@ -2,6 +2,7 @@ package label
 
 import (
 	"fmt"
+	"time"
 )
 
 // Undo without stalling the session. A proposer cannot forget an answer, so
@@ -19,7 +20,8 @@ import (
 // arrived meanwhile, in chunks outside the lock until fewer than catchUp
 // remain, which it feeds under the lock before swapping the new proposer
 // in. Until then the session keeps answering with the old proposer, which
-// also receives every new answer. An undo that arrives while the rebuild
+// also receives every new answer. A rebuild that follows another waits as
+// long as the previous one took. An undo that arrives while the rebuild
 // runs, of an answer the new proposer has already used, leaves that
 // proposer stale by one answer when it is swapped in, and the next rebuild
 // starts at once: the model is eventually exactly the kept answers, and
@@ -27,7 +29,12 @@ import (
 
 // catchUp is the number of events a rebuild feeds under the lock before it
 // swaps the new proposer in.
-const catchUp = 16
+const catchUp = 8
+
+// A rebuild that follows another waits as long as the previous one took
+// (but at most maxPause), so that under a steady stream of undos rebuilding
+// takes at most half of one core from the labellers' requests.
+const maxPause = 30 * time.Second
 
 // kickRebuild starts the background rebuild when the proposer holds undone
 // answers and no rebuild runs. The caller holds s.mu.
@@ -43,7 +50,14 @@ func (s *session) kickRebuild() {
 // rebuildLoop rebuilds until the proposer holds no undone answer.
 func (s *session) rebuildLoop() {
 	defer s.wg.Done()
+	var took time.Duration
 	for {
+		if took > 0 && !s.pause(min(took, maxPause)) {
+			s.mu.Lock()
+			s.rebuilding = false
+			s.mu.Unlock()
+			return
+		}
 		s.mu.Lock()
 		if s.stale == 0 || s.closing.Load() {
 			s.rebuilding = false
@@ -53,7 +67,9 @@ func (s *session) rebuildLoop() {
 		events := s.events[:len(s.events):len(s.events)]
 		s.mu.Unlock()
 
+		start := time.Now()
 		err := s.rebuildOnce(events)
+		took = time.Since(start)
 
 		if err != nil {
 			s.mu.Lock()
@@ -62,6 +78,18 @@ func (s *session) rebuildLoop() {
 			s.logger.Error(err.Error())
 			return
 		}
+	}
+}
+
+// pause waits d, or until the session closes (false).
+func (s *session) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-s.done:
+		return false
 	}
 }
 

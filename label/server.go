@@ -156,7 +156,8 @@ func New(cat Catalogue, newProposer func() (Proposer, error), opt Options) (*Ser
 		opt.Logger.Warn(rep.String())
 	}
 	s := &session{cat: cat, ix: ix, newProposer: newProposer, log: log, logger: opt.Logger, now: opt.Now, opt: opt,
-		tickets: map[string]*ticket{}, bySeq: map[int64]*ticket{}, labellers: map[string]*labeller{}, clients: map[string]*client{}}
+		tickets: map[string]*ticket{}, bySeq: map[int64]*ticket{}, labellers: map[string]*labeller{}, clients: map[string]*client{},
+		done: make(chan struct{})}
 	err = s.replay(log.path, events)
 	if err == nil && opt.Arms > 2 {
 		if _, ok := s.prop.(SetProposer); !ok {
@@ -236,7 +237,9 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // Close stops a rebuild in progress and closes the answer log and the
 // display folder. Every acknowledged answer is already on disk.
 func (s *Server) Close() error {
-	s.sess.closing.Store(true)
+	if !s.sess.closing.Swap(true) {
+		close(s.sess.done)
+	}
 	s.sess.wg.Wait()
 	s.sess.mu.Lock()
 	defer s.sess.mu.Unlock()

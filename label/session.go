@@ -133,6 +133,7 @@ type session struct {
 	rebuilds   int   // rebuilds swapped in
 	rebuildErr error // the last failed rebuild, if any
 	closing    atomic.Bool
+	done       chan struct{} // closed when the server closes
 	wg         sync.WaitGroup
 }
 
