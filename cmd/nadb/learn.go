@@ -127,7 +127,7 @@ func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.Learn
 		return nil, n, usageError{fmt.Errorf("-algo %s: %w", s.algo, err)}
 	}
 	if s.consider < 0 {
-		return nil, 0, usageError{fmt.Errorf("-consider: need 0 (every context) or a positive number, got %d", s.consider)}
+		return nil, n, usageError{fmt.Errorf("-consider: need 0 (every context) or a positive number, got %d", s.consider)}
 	}
 	if s.consider > 0 {
 		l = algorithms.NewSubsample(l, in.file.Pool, s.consider, s.seed)
