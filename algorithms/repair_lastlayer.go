@@ -65,7 +65,9 @@ func plusDsigmoid(x float64) float64 {
 // embed brings emb up to date with the pool and the network's current θ:
 // rows committed since the last call (all rows after a rebuild) and the
 // current fresh rows are forwarded. Every row's embedding is computed by the
-// same arithmetic whatever the batch it is in.
+// same arithmetic whatever the batch it is in, so the rows go through the
+// network BlockRows at a time: the batch holds a block of the pool, never
+// a float64 copy of all of it.
 func (ll *lastLayer) embed(m *NeuralModel) {
 	p := m.Pool
 	if ll.done > 0 && ll.gen == p.Generation() {
@@ -75,12 +77,16 @@ func (ll *lastLayer) embed(m *NeuralModel) {
 	a := m.Net.Arch
 	from, rows := ll.done, p.Rows()
 	if ll.batch == nil {
-		ll.batch = mlp.NewBatch(a, rows-from)
+		ll.batch = mlp.NewBatch(a, min(rows-from, BlockRows))
 	}
-	ll.batch.Resize(a, rows-from)
-	p.AppendRows(ll.batch.H[0][:0], from, rows)
-	m.Net.Forward(ll.batch)
-	ll.emb = append(ll.emb[:from*ll.w], ll.batch.H[a.Depth]...)
+	ll.emb = ll.emb[:from*ll.w]
+	for start := from; start < rows; start += BlockRows {
+		n := min(BlockRows, rows-start)
+		ll.batch.Resize(a, n)
+		p.AppendRows(ll.batch.H[0][:0], start, start+n)
+		m.Net.Forward(ll.batch)
+		ll.emb = append(ll.emb, ll.batch.H[a.Depth][:n*ll.w]...)
+	}
 	ll.done = p.Committed() * p.Arms
 }
 
