@@ -41,6 +41,7 @@ type NeuralModel struct {
 	targets int            // regression targets (AddTarget)
 	trains  int            // retrains so far
 	stale   bool           // the rows' scores predate the last retrain
+	predict *mlp.Batch     // workspace of score
 	replay  replaySchedule // the schedule while replaying a log (replay.go)
 	sigmaK  float64        // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
 	kernel  gram.Kernel    // K0 = ΦΦᵀ of the features (nil without confidence)
@@ -93,8 +94,15 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 	return m, nil
 }
 
-// score writes h(x;θ_t) for the feature rows x into dst.
-func (m *NeuralModel) score(dst, x []float64) { m.Net.Predict(dst, x, nil) }
+// score writes h(x;θ_t) for the feature rows x into dst, through one
+// workspace kept across calls (a converted pool is scored a block at a
+// time, and a workspace per block would be allocated and cleared each time).
+func (m *NeuralModel) score(dst, x []float64) {
+	if m.predict == nil {
+		m.predict = mlp.NewBatch(m.Net.Arch, 1024)
+	}
+	m.Net.Predict(dst, x, m.predict)
+}
 
 // sync brings the per-row state up to date with the pool (committed contexts
 // added, fresh ones replaced; see Pool).
