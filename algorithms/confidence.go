@@ -58,6 +58,14 @@ type staleBounder interface {
 	MaxPairBound(c int, ok func(a, b int) bool) (norm2 float64, exact bool)
 }
 
+// argmaxPreparer is a Confidence that can get ready for argmaxMaxPair's
+// walk over ctxs under offer o (streamConfidence: solve the fresh contexts
+// together, dropping those it proves the walk will skip), after which its
+// MaxPairBound serves the walk.
+type argmaxPreparer interface {
+	prepareArgmax(o Offer, ctxs []int)
+}
+
 // argmaxMaxPair returns ctxs[ArgmaxRand(norms, -1, rng)] for the norms
 // norms[i] of maxPair(conf, o, ctxs[i]), with the same draws from rng. When
 // conf can bound norms it reads the norm of a context only if its bound
@@ -66,6 +74,9 @@ type staleBounder interface {
 // draws, are the same. Entries of norms for skipped contexts are left as
 // they were.
 func argmaxMaxPair(conf Confidence, o Offer, ctxs []int, norms []float64, arms int, rng *rand.Rand) int {
+	if p, ok := conf.(argmaxPreparer); ok {
+		p.prepareArgmax(o, ctxs)
+	}
 	bc, ok := conf.(staleBounder)
 	if !ok {
 		for i, c := range ctxs {

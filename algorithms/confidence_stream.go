@@ -80,6 +80,30 @@ func (c *streamConfidence) Block(ctx int) []float64     { return c.s.Block(c.fre
 func (c *streamConfidence) Norm2(ctx, a, b int) float64 { return c.s.Norm2(c.fresh(ctx), a, b) }
 func (c *streamConfidence) RowNorm2(ctx, a int) float64 { return c.s.RowNorm2(c.fresh(ctx), a) }
 
+// prepareArgmax lets the stream solve the offered fresh contexts ctxs
+// together and drop those that the walk of argmaxMaxPair over them, in this
+// order, can prove below its running maximum (gram.Stream.PrepareArgmax).
+func (c *streamConfidence) prepareArgmax(o Offer, ctxs []int) {
+	c.sync()
+	first := c.pool.Committed()
+	fs := make([]int, 0, len(ctxs))
+	for _, ctx := range ctxs {
+		fs = append(fs, c.fresh(ctx))
+	}
+	var ok func(f, a, b int) bool
+	if o.Allowed != nil {
+		ok = func(f, a, b int) bool { return o.Allowed(f+first, a, b) }
+	}
+	c.s.PrepareArgmax(fs, ok)
+}
+
+// MaxPairBound implements staleBounder for the pairs of the last
+// prepareArgmax (the offer's): an upper bound on the context's largest pair
+// norm, and whether its block is solved.
+func (c *streamConfidence) MaxPairBound(ctx int, _ func(a, b int) bool) (norm2 float64, exact bool) {
+	return c.s.MaxPairBound(c.fresh(ctx))
+}
+
 func (c *streamConfidence) MaxPair(ctx int) (a, b int, norm2 float64) {
 	return c.s.MaxPair(c.fresh(ctx))
 }

@@ -124,6 +124,19 @@ func (k *poolKernel) CrossTo(dst []float64, x0, x1 int, cols []int) {
 	}
 }
 
+// CrossRowsTo writes K(fresh row rows[a], pool row cols[c0+b]) into
+// dst[a·(c1−c0)+b].
+func (k *poolKernel) CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1 int) {
+	tc := k.translate(cols)
+	k.inner.CrossRowsTo(dst, rows, tc, c0, c1)
+	if k.unit {
+		n := c1 - c0
+		for a, x := range rows {
+			k.scaleRow(dst[a*n:(a+1)*n], k.freshInv[x], tc[c0:c1])
+		}
+	}
+}
+
 // FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b].
 func (k *poolKernel) FreshTo(dst []float64, x0, x1 int) {
 	k.inner.FreshTo(dst, x0, x1)

@@ -137,3 +137,33 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 		}
 	}
 }
+
+// combineAsm runs element-wise step op (0: ScaleShift of x; 1: AddProduct
+// into x from y and z; 2: ScaleTo x from y) of path p over the longest
+// prefix of x that is a whole number of vectors and returns its length; the
+// caller finishes the rest.
+func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int {
+	lanes := avx2.lanes
+	if p == AVX512 {
+		lanes = avx512.lanes
+	}
+	n := len(x) / lanes * lanes
+	if n == 0 {
+		return 0
+	}
+	switch {
+	case op == 0 && p == AVX512:
+		avx512ScaleShift(&x[0], n, c)
+	case op == 0:
+		avx2ScaleShift(&x[0], n, c)
+	case op == 1 && p == AVX512:
+		avx512AddProduct(&x[0], &y[0], &z[0], n, c)
+	case op == 1:
+		avx2AddProduct(&x[0], &y[0], &z[0], n, c)
+	case p == AVX512:
+		avx512ScaleTo(&x[0], &y[0], n, c)
+	default:
+		avx2ScaleTo(&x[0], &y[0], n, c)
+	}
+	return n
+}

@@ -13,3 +13,5 @@ func reluAsm(p Path, x []float64) []float64 { return x }
 func maskAsm(p Path, d, h []float64) (dt, ht []float64) { return d, h }
 
 func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int { return 0 }
+
+func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int { return 0 }

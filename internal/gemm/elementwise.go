@@ -35,3 +35,50 @@ func Mask(d, h []float64) {
 		d[j] = math.Float64frombits(math.Float64bits(d[j]) & keep)
 	}
 }
+
+// ScaleShift sets x[i] ← a·x[i] + b, the product rounded before the sum
+// (no fused multiply–add), so that every path gives the same bits.
+func ScaleShift(x []float64, a, b float64) {
+	c := [3]float64{a, b}
+	switch active {
+	case AVX2, AVX512:
+		x = x[combineAsm(active, 0, x, nil, nil, &c):]
+	}
+	for i, v := range x {
+		x[i] = float64(a*v) + b
+	}
+}
+
+// AddProduct sets acc[i] ← acc[i] + (a·d[i])·(b·h[i] + c), each operation
+// rounded on its own: the terms of the closed-form kernel entries of
+// package mlp. It panics if d or h is shorter than acc.
+func AddProduct(acc, d, h []float64, a, b, c float64) {
+	if len(d) < len(acc) || len(h) < len(acc) {
+		panic("gemm: AddProduct with d or h shorter than acc")
+	}
+	k := [3]float64{a, b, c}
+	var n int
+	switch active {
+	case AVX2, AVX512:
+		n = combineAsm(active, 1, acc, d, h, &k)
+	}
+	for i := n; i < len(acc); i++ {
+		acc[i] += float64(a*d[i]) * (float64(b*h[i]) + c)
+	}
+}
+
+// ScaleTo sets dst[i] ← x[i]·s. It panics if x is shorter than dst.
+func ScaleTo(dst, x []float64, s float64) {
+	if len(x) < len(dst) {
+		panic("gemm: ScaleTo with x shorter than dst")
+	}
+	c := [3]float64{s}
+	var n int
+	switch active {
+	case AVX2, AVX512:
+		n = combineAsm(active, 2, dst, x, nil, &c)
+	}
+	for i := n; i < len(dst); i++ {
+		dst[i] = x[i] * s
+	}
+}

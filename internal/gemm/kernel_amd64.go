@@ -104,6 +104,15 @@ func avx2Mask(d *float64, h *float64, n int)
 func avx2Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 
 //go:noescape
+func avx2ScaleShift(x *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx2AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
+
+//go:noescape
 func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 
 //go:noescape
@@ -315,3 +324,12 @@ func avx512Mask(d *float64, h *float64, n int)
 
 //go:noescape
 func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
+
+//go:noescape
+func avx512ScaleShift(x *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx512AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx512ScaleTo(dst *float64, x *float64, n int, c *[3]float64)

@@ -2290,6 +2290,83 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2ScaleShift(x *float64, n int, c *[3]float64)
+// Requires: AVX
+TEXT ·avx2ScaleShift(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         c+16(FP), DX
+	VBROADCASTSD (DX), Y0
+	VBROADCASTSD 8(DX), Y1
+	TESTQ        CX, CX
+	JZ           done
+
+loop:
+	VMULPD  (AX), Y0, Y2
+	VADDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (AX)
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, CX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx2AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
+// Requires: AVX
+TEXT ·avx2AddProduct(SB), NOSPLIT, $0-40
+	MOVQ         acc+0(FP), AX
+	MOVQ         d+8(FP), CX
+	MOVQ         h+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         c+32(FP), SI
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD 8(SI), Y1
+	VBROADCASTSD 16(SI), Y2
+	TESTQ        BX, BX
+	JZ           done
+
+loop:
+	VMULPD  (CX), Y0, Y3
+	VMULPD  (DX), Y1, Y4
+	VADDPD  Y2, Y4, Y4
+	VMULPD  Y4, Y3, Y3
+	VADDPD  (AX), Y3, Y3
+	VMOVUPD Y3, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000004, BX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
+// Requires: AVX
+TEXT ·avx2ScaleTo(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VBROADCASTSD (BX), Y0
+	TESTQ        DX, DX
+	JZ           done
+
+loop:
+	VMULPD  (CX), Y0, Y1
+	VMOVUPD Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, DX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-80
@@ -9077,6 +9154,83 @@ loop:
 	ADDQ    $0x00000040, DX
 	ADDQ    $0x00000040, BX
 	SUBQ    $0x00000008, SI
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512ScaleShift(x *float64, n int, c *[3]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512ScaleShift(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         c+16(FP), DX
+	VBROADCASTSD (DX), Z0
+	VBROADCASTSD 8(DX), Z1
+	TESTQ        CX, CX
+	JZ           done
+
+loop:
+	VMULPD  (AX), Z0, Z2
+	VADDPD  Z1, Z2, Z2
+	VMOVUPD Z2, (AX)
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AddProduct(SB), NOSPLIT, $0-40
+	MOVQ         acc+0(FP), AX
+	MOVQ         d+8(FP), CX
+	MOVQ         h+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         c+32(FP), SI
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD 8(SI), Z1
+	VBROADCASTSD 16(SI), Z2
+	TESTQ        BX, BX
+	JZ           done
+
+loop:
+	VMULPD  (CX), Z0, Z3
+	VMULPD  (DX), Z1, Z4
+	VADDPD  Z2, Z4, Z4
+	VMULPD  Z4, Z3, Z3
+	VADDPD  (AX), Z3, Z3
+	VMOVUPD Z3, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000008, BX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512ScaleTo(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VBROADCASTSD (BX), Z0
+	TESTQ        DX, DX
+	JZ           done
+
+loop:
+	VMULPD  (CX), Z0, Z1
+	VMOVUPD Z1, (AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, DX
 	JNZ     loop
 
 done:

@@ -36,14 +36,16 @@ type Stream struct {
 
 	contexts int
 	solved   []bool
-	nsolved  int       // contexts solved in the round
-	z        []float64 // −r̃ of the fresh rows, batch by batch (solve)
-	batches  [][2]int  // fresh rows [x0, x1) solved together, in z[x0·t : x1·t]
-	rows     []float64 // fresh rows × t: rows[x·t+s] = r̃_s[x] (FreshR)
-	rowsOK   bool      // rows is up to date
-	q        []float64 // contexts × arms × arms
+	nsolved  int           // contexts solved in the round
+	groups   []*freshGroup // the solves of the round (streamfresh.go)
+	where    []int32       // per fresh context: its group, −1 if none
+	bound    []float64     // per fresh context: PrepareArgmax's bound on its largest pair norm
+	spare    [][]float64   // storage of past rounds' groups, for reuse
+	rows     []float64     // fresh rows × t: rows[x·t+s] = r̃_s[x] (FreshR)
+	rowsOK   bool          // rows is up to date
+	q        []float64     // contexts × arms × arms
 	scratch  []float64
-	rr       []float64 // arms × arms (block)
+	xrows    []int // scratch: fresh rows of a kernel call
 }
 
 // streamUpdate is ψ = φ_i − φ_j (or φ_i when j < 0) with the rows' indices

@@ -3,6 +3,7 @@ package gram
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/neural-adb/nadb/internal/gemm"
 )
@@ -16,18 +17,41 @@ const (
 	kernelRows = 48
 )
 
-// invalidate discards every fresh block (V or the fresh rows changed) and
-// sizes the storage of the round.
+// A freshGroup is a set of fresh contexts whose right-hand sides are solved
+// together: the columns of one t × m matrix w (row p at w[p·m:], m =
+// len(ctxs)·Arms, the columns of context ctxs[i] at i·Arms). Rows below
+// depth hold −r̃ (solved), rows from depth to filled the right-hand side
+// b = (1/√a) Ψᵀφ (kernel entries), rows from filled on nothing yet. rr holds,
+// per context, the chains Σ_{p<depth} w_pa·w_pb of R_c R_cᵀ so far, and kq
+// the entries K(x, y) of the context's rows (FreshTo).
+type freshGroup struct {
+	ctxs          []int
+	depth, filled int
+	done          bool // the blocks are set
+	w             []float64
+	rr, kq        []float64
+}
+
+func (g *freshGroup) cols(K int) int { return len(g.ctxs) * K }
+
+// invalidate discards every fresh block and partial solve (V or the fresh
+// rows changed) and sizes the storage of the round.
 func (s *Stream) invalidate() {
 	s.solved = s.solved[:0]
 	s.nsolved = 0
+	s.where = s.where[:0]
+	s.bound = s.bound[:0]
 	for range s.contexts {
 		s.solved = append(s.solved, false)
+		s.where = append(s.where, -1)
+		s.bound = append(s.bound, math.Inf(1))
 	}
 	K := s.arms
-	s.z = resize(s.z, s.contexts*K*len(s.ups))
 	s.q = resize(s.q, s.contexts*K*K)
-	s.batches = s.batches[:0]
+	for _, g := range s.groups {
+		s.spare = append(s.spare, g.w)
+	}
+	s.groups = s.groups[:0]
 	s.rowsOK = false
 }
 
@@ -41,14 +65,205 @@ func resize(x []float64, n int) []float64 {
 	return x[:n]
 }
 
+// newGroup starts the solve of the fresh contexts ctxs (none of them in a
+// group or solved).
+func (s *Stream) newGroup(ctxs []int) *freshGroup {
+	K, t := s.arms, len(s.ups)
+	g := &freshGroup{ctxs: append([]int(nil), ctxs...)}
+	m := g.cols(K)
+	g.w = s.storage(t * m)
+	g.rr = make([]float64, len(ctxs)*K*K)
+	g.kq = make([]float64, len(ctxs)*K*K)
+	idx := int32(len(s.groups))
+	for i, c := range ctxs {
+		s.where[c] = idx
+		s.k.FreshTo(g.kq[i*K*K:(i+1)*K*K], c*K, (c+1)*K)
+	}
+	s.groups = append(s.groups, g)
+	return g
+}
+
+// storage returns n values for a group's matrix: the smallest spare buffer
+// of past groups that holds them, else a new one (and the largest spare
+// buffer too small for it is let go: the matrix of the group it outgrew, so
+// that the spares do not pile up as t grows).
+func (s *Stream) storage(n int) []float64 {
+	fit, small := -1, -1
+	for i, b := range s.spare {
+		if cap(b) >= n && (fit < 0 || cap(b) < cap(s.spare[fit])) {
+			fit = i
+		}
+		if cap(b) < n && (small < 0 || cap(b) > cap(s.spare[small])) {
+			small = i
+		}
+	}
+	take := func(i int) []float64 {
+		b := s.spare[i]
+		s.spare[i] = s.spare[len(s.spare)-1]
+		s.spare = s.spare[:len(s.spare)-1]
+		return b
+	}
+	if fit >= 0 {
+		return take(fit)[:n]
+	}
+	if small >= 0 {
+		take(small)
+	}
+	return make([]float64, n, n+n/4)
+}
+
+// fill computes the right-hand sides of rows [g.filled, d1) of g: b_x[p] =
+// (K(x, i_p) − K(x, j_p))/√a (or K(x, i_p)/√a) from the kernel entries of
+// g's fresh rows, kernelRows at a time, against the committed rows the
+// updates p name.
+func (s *Stream) fill(g *freshGroup, d1 int) {
+	p0 := g.filled
+	if d1 <= p0 {
+		return
+	}
+	K := s.arms
+	m := g.cols(K)
+	// The slots of refs the updates name, as one range.
+	lo, hi := len(s.refs), 0
+	for _, u := range s.ups[p0:d1] {
+		lo, hi = min(lo, u.si), max(hi, u.si+1)
+		if u.sj >= 0 {
+			lo, hi = min(lo, u.sj), max(hi, u.sj+1)
+		}
+	}
+	n := hi - lo
+	inv := 1 / math.Sqrt(s.reg)
+	step := max(1, kernelRows/K)
+	for i0 := 0; i0 < len(g.ctxs); i0 += step {
+		i1 := min(i0+step, len(g.ctxs))
+		s.xrows = s.xrows[:0]
+		for _, c := range g.ctxs[i0:i1] {
+			for a := range K {
+				s.xrows = append(s.xrows, c*K+a)
+			}
+		}
+		kx := s.buf(len(s.xrows) * n)
+		s.k.CrossRowsTo(kx, s.xrows, s.refs, lo, hi)
+		for p := p0; p < d1; p++ {
+			u := s.ups[p]
+			wp := g.w[p*m+i0*K : p*m+i1*K]
+			for y := range wp {
+				row := kx[y*n : (y+1)*n]
+				if u.sj < 0 {
+					wp[y] = row[u.si-lo] * inv
+				} else {
+					wp[y] = (row[u.si-lo] - row[u.sj-lo]) * inv
+				}
+			}
+		}
+	}
+	g.filled = d1
+}
+
+// advance solves rows [g.depth, d1) of every column of g (d1 a multiple of
+// solveBlock, or t), continues the chains of R_c R_cᵀ over them and, at
+// d1 = t, sets the blocks of g's contexts.
+func (s *Stream) advance(g *freshGroup, d1 int) {
+	t, K := len(s.ups), s.arms
+	if d0 := g.depth; d1 > d0 {
+		m := g.cols(K)
+		s.fill(g, d1)
+		forwardColsRange(g.w, d0, d1, m, s.l, s.ld)
+		for i := range g.ctxs {
+			gemm.AddTransMulStridedTo(g.rr[i*K*K:(i+1)*K*K], K, g.w[d0*m+i*K:], m, g.w[d0*m+i*K:], m, K, d1-d0, K)
+		}
+		g.depth = d1
+	}
+	if g.depth < t || g.done {
+		return
+	}
+	g.done = true
+	inv := 1 / s.reg
+	for i, c := range g.ctxs {
+		q := s.q[c*K*K : (c+1)*K*K]
+		kq, rr := g.kq[i*K*K:(i+1)*K*K], g.rr[i*K*K:(i+1)*K*K]
+		for j, v := range kq {
+			q[j] = v*inv - rr[j]
+		}
+		s.solved[c] = true
+		s.nsolved++
+	}
+}
+
+// drop removes from g the contexts for which gone is true (their partial
+// solves are discarded: a later request solves them anew, to the same bits),
+// moving the remaining columns left.
+func (s *Stream) drop(g *freshGroup, gone func(c int) bool) {
+	K := s.arms
+	m := g.cols(K)
+	keep := g.ctxs[:0]
+	var from []int
+	for i, c := range g.ctxs {
+		if gone(c) {
+			s.where[c] = -1
+			continue
+		}
+		from = append(from, i)
+		keep = append(keep, c)
+	}
+	if len(keep) == m/K {
+		return
+	}
+	m2 := len(keep) * K
+	for p := range g.filled {
+		src, dst := g.w[p*m:(p+1)*m], g.w[p*m2:(p+1)*m2]
+		for j, i := range from {
+			copy(dst[j*K:(j+1)*K], src[i*K:(i+1)*K])
+		}
+	}
+	for j, i := range from {
+		copy(g.rr[j*K*K:(j+1)*K*K], g.rr[i*K*K:(i+1)*K*K])
+		copy(g.kq[j*K*K:(j+1)*K*K], g.kq[i*K*K:(i+1)*K*K])
+	}
+	g.ctxs = keep
+	g.w = g.w[:len(s.ups)*m2]
+	g.rr, g.kq = g.rr[:len(keep)*K*K], g.kq[:len(keep)*K*K]
+}
+
+// split moves the contexts cs, all of one group, out of it into a group of
+// their own, with their partial solves, and returns the new group.
+func (s *Stream) split(cs []int) *freshGroup {
+	K, t := s.arms, len(s.ups)
+	g := s.groups[s.where[cs[0]]]
+	m := g.cols(K)
+	ng := &freshGroup{ctxs: append([]int(nil), cs...), depth: g.depth, filled: g.filled}
+	m2 := ng.cols(K)
+	ng.w = s.storage(t * m2)
+	ng.rr = make([]float64, len(cs)*K*K)
+	ng.kq = make([]float64, len(cs)*K*K)
+	move := make(map[int]bool, len(cs))
+	for j, c := range cs {
+		move[c] = true
+		i := slices.Index(g.ctxs, c)
+		for p := range g.filled {
+			copy(ng.w[p*m2+j*K:p*m2+(j+1)*K], g.w[p*m+i*K:p*m+(i+1)*K])
+		}
+		copy(ng.rr[j*K*K:(j+1)*K*K], g.rr[i*K*K:(i+1)*K*K])
+		copy(ng.kq[j*K*K:(j+1)*K*K], g.kq[i*K*K:(i+1)*K*K])
+	}
+	s.drop(g, func(x int) bool { return move[x] })
+	idx := int32(len(s.groups))
+	for _, c := range cs {
+		s.where[c] = idx
+	}
+	s.groups = append(s.groups, ng)
+	return ng
+}
+
 // ensure computes the block of fresh context c if it is not yet computed.
-// The first context asked for in a round is solved alone (a rule may read
-// only that one). From the second on, the contexts not computed yet that
-// follow c are solved with it, as many as have been computed in the round
-// and at least a batch of freshChunk rows: a rule that reads every context
-// (the max-norm context rule) pays for a few large batches, which share the
-// reads of L, instead of one pass over L per context. The blocks do not
-// depend on the batching.
+// A context whose solve is under way is finished with its group if that is
+// small, else on its own. Otherwise the first context asked for in a round
+// is solved alone (a rule may read only that one); from the second on, the
+// contexts not computed yet that follow c are solved with it, as many as
+// have been computed in the round and at least a batch of freshChunk rows:
+// a rule that reads every context (the max-norm context rule) pays for a
+// few large batches, which share the reads of L, instead of one pass over L
+// per context. The blocks do not depend on the batching.
 func (s *Stream) ensure(c int) {
 	if c < 0 || c >= s.contexts {
 		panic(fmt.Sprintf("gram: fresh context %d out of range [0, %d)", c, s.contexts))
@@ -56,10 +271,19 @@ func (s *Stream) ensure(c int) {
 	if s.solved[c] {
 		return
 	}
+	t := len(s.ups)
+	if gi := s.where[c]; gi >= 0 {
+		g := s.groups[gi]
+		if g.cols(s.arms) > freshChunk {
+			g = s.split([]int{c})
+		}
+		s.advance(g, t)
+		return
+	}
 	c1 := c + 1
 	if s.nsolved > 0 {
 		end := min(s.contexts, c+max(s.nsolved, freshChunk/s.arms))
-		for c1 < end && !s.solved[c1] {
+		for c1 < end && !s.solved[c1] && s.where[c1] < 0 {
 			c1++
 		}
 	}
@@ -70,13 +294,17 @@ func (s *Stream) ensure(c int) {
 // batches of contexts (cheaper per context than one at a time). The blocks
 // are the same, bit for bit, as when computed one at a time.
 func (s *Stream) SolveAll() {
+	t := len(s.ups)
+	for _, g := range s.groups {
+		s.advance(g, t)
+	}
 	for c0 := 0; c0 < s.contexts; {
-		if s.solved[c0] {
+		if s.solved[c0] || s.where[c0] >= 0 {
 			c0++
 			continue
 		}
 		c1 := c0 + 1
-		for c1 < s.contexts && !s.solved[c1] {
+		for c1 < s.contexts && !s.solved[c1] && s.where[c1] < 0 {
 			c1++
 		}
 		s.solve(c0, c1)
@@ -84,65 +312,20 @@ func (s *Stream) SolveAll() {
 	}
 }
 
-// solve computes r̃ and the blocks of fresh contexts [c0, c1), in batches
-// of up to freshChunk rows x0, …, x1−1. The batch's part of z,
-// z[x0·t : x1·t], is a t × m matrix w (m = x1 − x0) whose column x starts as
-// b = (1/√a) Ψᵀφ_x from the kernel and which forwardCols turns into −r̃[x] =
-// −L⁻¹b; the blocks are then Q_c = K_c/a − R_c R_cᵀ. Every step treats a row
+// solve computes r̃ and the blocks of fresh contexts [c0, c1), none of them
+// started, in groups of up to freshChunk rows. Every step treats a column
 // (a context, for the blocks) on its own, so the results do not depend on
-// which contexts share a batch.
+// which contexts share a group.
 func (s *Stream) solve(c0, c1 int) {
-	K := s.arms
-	t := len(s.ups)
-	nr := len(s.refs)
-	inv := 1 / math.Sqrt(s.reg)
-	step := max(1, freshChunk/K)
+	step := max(1, freshChunk/s.arms)
+	var ctxs []int
 	for a0 := c0; a0 < c1; a0 += step {
-		a1 := min(a0+step, c1)
-		x0, x1 := a0*K, a1*K
-		m := x1 - x0
-		w := s.z[x0*t : x1*t]
-		if t > 0 {
-			for y0 := 0; y0 < m; y0 += kernelRows {
-				y1 := min(y0+kernelRows, m)
-				kx := s.buf((y1 - y0) * nr)
-				s.k.CrossTo(kx, x0+y0, x0+y1, s.refs)
-				for p, u := range s.ups {
-					wp := w[p*m+y0 : p*m+y1]
-					for y := range wp {
-						wp[y] = u.psiOf(kx[y*nr:(y+1)*nr]) * inv
-					}
-				}
-			}
-			forwardCols(w, t, m, s.l, s.ld)
+		ctxs = ctxs[:0]
+		for c := a0; c < min(a0+step, c1); c++ {
+			ctxs = append(ctxs, c)
 		}
-		s.batches = append(s.batches, [2]int{x0, x1})
-		for c := a0; c < a1; c++ {
-			s.block(c, w, m, (c-a0)*K)
-		}
+		s.advance(s.newGroup(ctxs), len(s.ups))
 	}
-}
-
-// block sets Q_c = K_c/a − R_c R_cᵀ, with R_c R_cᵀ the product of the
-// columns x0, …, x0+Arms−1 of the solved t×m matrix w (−r̃ of the rows of
-// context c) with themselves: one chain of fused multiply–adds per entry
-// over s = 0, …, t−1, the same for Q_ab and Q_ba.
-func (s *Stream) block(c int, w []float64, m, x0 int) {
-	K := s.arms
-	t := len(s.ups)
-	q := s.q[c*K*K : (c+1)*K*K]
-	s.k.FreshTo(q, c*K, (c+1)*K)
-	s.rr = resize(s.rr, K*K)
-	clear(s.rr)
-	if t > 0 {
-		gemm.AddTransMulStridedTo(s.rr, K, w[x0:], m, w[x0:], m, K, t, K)
-	}
-	inv := 1 / s.reg
-	for i, v := range q {
-		q[i] = v*inv - s.rr[i]
-	}
-	s.solved[c] = true
-	s.nsolved++
 }
 
 // Block returns Q_c = Φ_c V⁻¹ Φ_cᵀ of fresh context c (Arms×Arms,
@@ -192,16 +375,16 @@ func (s *Stream) MaxPair(c int) (a, b int, norm2 float64) {
 // Add, AddRow, Refresh or SetFresh.
 func (s *Stream) FreshR() (rows, t int, r []float64) {
 	s.SolveAll()
-	rows, t = s.contexts*s.arms, len(s.ups)
+	K := s.arms
+	rows, t = s.contexts*K, len(s.ups)
 	if !s.rowsOK {
 		s.rows = resize(s.rows, rows*t)
-		for _, b := range s.batches { // z holds −r̃ one batch at a time, column-wise
-			m := b[1] - b[0]
-			w := s.z[b[0]*t : b[1]*t]
-			for xb := 0; xb < m; xb += 8 { // 8 columns of w: one cache line per row
+		for _, g := range s.groups { // w holds −r̃ column-wise
+			m := g.cols(K)
+			for i, c := range g.ctxs {
 				for p := range t {
-					for x, v := range w[p*m+xb : p*m+min(xb+8, m)] {
-						s.rows[(b[0]+xb+x)*t+p] = -v
+					for a, v := range g.w[p*m+i*K : p*m+(i+1)*K] {
+						s.rows[(c*K+a)*t+p] = -v
 					}
 				}
 			}

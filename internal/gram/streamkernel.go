@@ -26,6 +26,11 @@ type StreamKernel interface {
 	// CrossTo writes K(fresh row x0+a, committed row cols[b]) into
 	// dst[a·len(cols)+b] for a < x1−x0.
 	CrossTo(dst []float64, x0, x1 int, cols []int)
+	// CrossRowsTo writes K(fresh row rows[a], committed row cols[c0+b])
+	// into dst[a·(c1−c0)+b] for a < len(rows), b < c1−c0: CrossTo's entries
+	// for some fresh rows against part of the list (which is the whole
+	// list, so that it stays gathered).
+	CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1 int)
 	// FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b].
 	FreshTo(dst []float64, x0, x1 int)
 }
@@ -82,6 +87,14 @@ func (l *LinearStream) CrossTo(dst []float64, x0, x1 int, cols []int) {
 	l.gather(cols)
 	for a := range x1 - x0 {
 		l.cols.mulTo(dst[a*len(cols):(a+1)*len(cols)], l.row(l.fresh, x0+a), 0)
+	}
+}
+
+func (l *LinearStream) CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1 int) {
+	l.gather(cols)
+	n := c1 - c0
+	for a, x := range rows {
+		l.cols.mulTo(dst[a*n:(a+1)*n], l.row(l.fresh, x), c0)
 	}
 }
 

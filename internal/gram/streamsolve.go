@@ -23,8 +23,16 @@ const (
 // column's result depends only on that column and on L: not on m, on the
 // other columns, or on the gemm path.
 func forwardCols(w []float64, t, m int, l []float64, ld int) {
-	for i0 := 0; i0 < t; i0 += solveBlock {
-		i1 := min(i0+solveBlock, t)
+	forwardColsRange(w, 0, t, m, l, ld)
+}
+
+// forwardColsRange is forwardCols for the rows [from, to) of w only, whose
+// rows before from are solved already (from a multiple of solveBlock): it
+// continues each chain where forwardCols would, so solving the rows in
+// several ranges gives the bits of one call.
+func forwardColsRange(w []float64, from, to, m int, l []float64, ld int) {
+	for i0 := from; i0 < to; i0 += solveBlock {
+		i1 := min(i0+solveBlock, to)
 		gemm.AddMulStridedTo(w[i0*m:], m, l[i0*ld:], ld, w, m, i1-i0, i0, m)
 		for s0 := i0; s0 < i1; s0 += solveSub {
 			s1 := min(s0+solveSub, i1)

@@ -26,9 +26,15 @@ const (
 // 20 + 4·50 terms per entry at paper scale. An entry is therefore the same
 // bits whatever the other rows and columns, the tiling and the gemm path.
 func (k *StreamKernel) rowsTo(dst []float64, nrows int, sig func(m int) []float64, cols []int, halves bool) {
+	k.rowsRangeTo(dst, nrows, sig, cols, 0, len(cols), halves)
+}
+
+// rowsRangeTo is rowsTo against the gathered columns cols[c0:c1] only,
+// written into dst[a·(c1−c0)+b]: the same entries, bit for bit.
+func (k *StreamKernel) rowsRangeTo(dst []float64, nrows int, sig func(m int) []float64, cols []int, c0, c1 int, halves bool) {
 	k.gather(cols)
 	a := k.committed.Arch
-	n := len(cols)
+	n := c1 - c0
 	if nrows == 0 || n == 0 {
 		return
 	}
@@ -51,27 +57,19 @@ func (k *StreamKernel) rowsTo(dst []float64, nrows int, sig func(m int) []float6
 		for j0 := 0; j0 < n; j0 += crossBlock {
 			nc := min(crossBlock, n-j0)
 			sz := nr * nc
-			k.productTo(acc, nc, sig, 2*a.Depth, r0, nr, j0, nc, halves)
-			for i, v := range acc[:sz] {
-				acc[i] = two*v + bias
-			}
+			k.productTo(acc, nc, sig, 2*a.Depth, r0, nr, c0+j0, nc, halves)
+			gemm.ScaleShift(acc[:sz], two, bias) // acc ← two·acc + bias
 			for l := range a.Depth {
-				k.productTo(dd, nc, sig, 2*l+1, r0, nr, j0, nc, halves)
-				k.productTo(hh, nc, sig, 2*l, r0, nr, j0, nc, halves)
+				k.productTo(dd, nc, sig, 2*l+1, r0, nr, c0+j0, nc, halves)
+				k.productTo(hh, nc, sig, 2*l, r0, nr, c0+j0, nc, halves)
 				th := two // h_0, the input, is not a hidden signal
 				if l == 0 {
 					th = 1
 				}
-				d := dd[:sz]
-				for i, h := range hh[:sz] {
-					acc[i] += (two * d[i]) * (th*h + bias)
-				}
+				gemm.AddProduct(acc[:sz], dd, hh, two, th, bias) // acc += (two·d)·(th·h + bias)
 			}
 			for r := range nr {
-				o := dst[(r0+r)*n+j0 : (r0+r)*n+j0+nc]
-				for c, v := range acc[r*nc : (r+1)*nc] {
-					o[c] = v * scale
-				}
+				gemm.ScaleTo(dst[(r0+r)*n+j0:(r0+r)*n+j0+nc], acc[r*nc:(r+1)*nc], scale)
 			}
 		}
 	}

@@ -74,7 +74,7 @@ func TestMirroredHalves(t *testing.T) {
 	}
 }
 
-// TestStreamKernelBits requires CrossTo and CommittedTo to give exactly the
+// TestStreamKernelBits requires CrossTo, CrossRowsTo and CommittedTo to give exactly the
 // bits of crossReference on every gemm path, for blocks of rows and columns
 // larger than one tile (so an entry must not depend on the tiling, on the
 // other rows of a call or on the gathered columns after it).
@@ -95,7 +95,17 @@ func TestStreamKernelBits(t *testing.T) {
 				k.CrossTo(part[:3*200], 7, 10, cols[:200])
 				com := make([]float64, len(rows)*len(cols))
 				k.CommittedTo(com, rows, cols)
+				some := []int{140, 3, 77, 78} // fresh rows in any order, against cols[100:361]
+				sub := make([]float64, len(some)*261)
+				k.CrossRowsTo(sub, some, cols, 100, 361)
 				gemm.Use(prev)
+				for a, x := range some {
+					for b := range 261 {
+						if got, want := sub[a*261+b], crossReference(g.fresh, x, g.committed, cols[100+b]); math.Float64bits(got) != math.Float64bits(want) {
+							t.Fatalf("%v: CrossRowsTo K(fresh %d, %d) = %v, want %v", p, x, cols[100+b], got, want)
+						}
+					}
+				}
 				for a := range nf {
 					for b, c := range cols {
 						if got, want := cross[a*len(cols)+b], crossReference(g.fresh, a, g.committed, c); math.Float64bits(got) != math.Float64bits(want) {

@@ -187,6 +187,26 @@ func (k *StreamKernel) CrossTo(dst []float64, x0, x1 int, cols []int) {
 	}, cols, k.committed.halves && k.fresh.halves)
 }
 
+// CrossRowsTo writes K(fresh row rows[a], committed row cols[c0+b]) into
+// dst[a·(c1−c0)+b] for a < len(rows) and b < c1−c0: the entries of CrossTo
+// for some fresh rows against a range of the columns, the same bits.
+func (k *StreamKernel) CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1 int) {
+	f := k.fresh
+	nm := 2*f.Arch.Depth + 1
+	if len(k.sel) != nm {
+		k.sel = make([][]float64, nm)
+	}
+	for m := range nm {
+		x, w := f.signal(m)
+		s := k.sel[m][:0]
+		for _, r := range rows {
+			s = append(s, x[r*w:(r+1)*w]...)
+		}
+		k.sel[m] = s
+	}
+	k.rowsRangeTo(dst, len(rows), func(m int) []float64 { return k.sel[m] }, cols, c0, c1, k.committed.halves && f.halves)
+}
+
 // FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b].
 func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
 	n := x1 - x0

@@ -59,6 +59,7 @@ func main() {
 		relu(s)
 		mask(s)
 		adam(s)
+		combine(s)
 	}
 	Generate()
 	if *table != "" {
@@ -463,4 +464,91 @@ func adam(s isa) {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// combine generates the element-wise steps of the closed-form kernel
+// entries (package mlp): for n a multiple of lanes, with each operation
+// correctly rounded on its own (no fused multiply–add),
+//
+//	<isa>ScaleShift(x, n, c):     x ← c[0]·x + c[1]
+//	<isa>AddProduct(acc, d, h, n, c): acc ← acc + (c[0]·d)·(c[1]·h + c[2])
+//	<isa>ScaleTo(dst, x, n, c):   dst ← x·c[0]
+func combine(s isa) {
+	TEXT(s.name+"ScaleShift", NOSPLIT, "func(x *float64, n int, c *[3]float64)")
+	Pragma("noescape")
+	{
+		x := Load(Param("x"), GP64())
+		n := Load(Param("n"), GP64())
+		cp := Load(Param("c"), GP64())
+		ca, cb := s.vec(), s.vec()
+		VBROADCASTSD(Mem{Base: cp}, ca)
+		VBROADCASTSD(Mem{Base: cp, Disp: 8}, cb)
+		v := s.vec()
+		TESTQ(n, n)
+		JZ(LabelRef("done"))
+		Label("loop")
+		VMULPD(Mem{Base: x}, ca, v)
+		VADDPD(cb, v, v)
+		VMOVUPD(v, Mem{Base: x})
+		ADDQ(U32(8*s.lanes), x)
+		SUBQ(U32(s.lanes), n)
+		JNZ(LabelRef("loop"))
+		Label("done")
+		VZEROUPPER()
+		RET()
+	}
+	TEXT(s.name+"AddProduct", NOSPLIT, "func(acc, d, h *float64, n int, c *[3]float64)")
+	Pragma("noescape")
+	{
+		acc := Load(Param("acc"), GP64())
+		d := Load(Param("d"), GP64())
+		h := Load(Param("h"), GP64())
+		n := Load(Param("n"), GP64())
+		cp := Load(Param("c"), GP64())
+		ca, cb, cc := s.vec(), s.vec(), s.vec()
+		VBROADCASTSD(Mem{Base: cp}, ca)
+		VBROADCASTSD(Mem{Base: cp, Disp: 8}, cb)
+		VBROADCASTSD(Mem{Base: cp, Disp: 16}, cc)
+		x, y := s.vec(), s.vec()
+		TESTQ(n, n)
+		JZ(LabelRef("done"))
+		Label("loop")
+		VMULPD(Mem{Base: d}, ca, x) // c0·d
+		VMULPD(Mem{Base: h}, cb, y) // c1·h
+		VADDPD(cc, y, y)            // … + c2
+		VMULPD(y, x, x)             // product
+		VADDPD(Mem{Base: acc}, x, x)
+		VMOVUPD(x, Mem{Base: acc})
+		for _, p := range []Register{acc, d, h} {
+			ADDQ(U32(8*s.lanes), p)
+		}
+		SUBQ(U32(s.lanes), n)
+		JNZ(LabelRef("loop"))
+		Label("done")
+		VZEROUPPER()
+		RET()
+	}
+	TEXT(s.name+"ScaleTo", NOSPLIT, "func(dst, x *float64, n int, c *[3]float64)")
+	Pragma("noescape")
+	{
+		dst := Load(Param("dst"), GP64())
+		x := Load(Param("x"), GP64())
+		n := Load(Param("n"), GP64())
+		cp := Load(Param("c"), GP64())
+		ca := s.vec()
+		VBROADCASTSD(Mem{Base: cp}, ca)
+		v := s.vec()
+		TESTQ(n, n)
+		JZ(LabelRef("done"))
+		Label("loop")
+		VMULPD(Mem{Base: x}, ca, v)
+		VMOVUPD(v, Mem{Base: dst})
+		ADDQ(U32(8*s.lanes), x)
+		ADDQ(U32(8*s.lanes), dst)
+		SUBQ(U32(s.lanes), n)
+		JNZ(LabelRef("loop"))
+		Label("done")
+		VZEROUPPER()
+		RET()
+	}
 }

@@ -1,0 +1,68 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCombineBitIdentical runs ScaleShift, AddProduct and ScaleTo on every
+// path of this machine over lengths around the vector blocks, with values of
+// varied magnitude (signed zeros, subnormals, huge values), and requires the
+// bits of the formulas evaluated one correctly rounded operation at a time.
+func TestCombineBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-300, 1e300, -1e300, 1, -1}
+	mix := func(n int) []float64 {
+		x := randSlice(rng, n)
+		for i := range x {
+			if rng.IntN(5) == 0 {
+				x[i] = special[rng.IntN(len(special))]
+			}
+		}
+		return x
+	}
+	for _, p := range Available() {
+		prev := Use(p)
+		for n := range 40 {
+			a, b, c := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+			if n%3 == 0 {
+				a, b, c = 2, 2, 0 // the constants of the kernel entries
+			}
+			x, d, h := mix(n), mix(n), mix(n)
+			got, want := append([]float64(nil), x...), append([]float64(nil), x...)
+			ScaleShift(got, a, b)
+			for i, v := range want {
+				prod := a * v
+				want[i] = prod + b
+			}
+			checkBits(t, p, "ScaleShift", n, got, want)
+			got, want = append([]float64(nil), x...), append([]float64(nil), x...)
+			AddProduct(got, d, h, a, b, c)
+			for i := range want {
+				l := a * d[i]
+				r := b * h[i]
+				r += c
+				l *= r
+				want[i] += l
+			}
+			checkBits(t, p, "AddProduct", n, got, want)
+			got = make([]float64, n)
+			ScaleTo(got, x, a)
+			for i, v := range x {
+				want[i] = v * a
+			}
+			checkBits(t, p, "ScaleTo", n, got, want[:n])
+		}
+		Use(prev)
+	}
+}
+
+func checkBits(t *testing.T, p Path, name string, n int, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+			t.Fatalf("%v %s n=%d: element %d = %v, want %v", p, name, n, i, got[i], want[i])
+		}
+	}
+}
