@@ -61,6 +61,9 @@ type Config struct {
 	// Who chooses the duels (collect.go): every learner honours it.
 	Collect Collect `json:"collect,omitempty" source:"ours" help:"who chooses the duels: the learner (own), uniformly at random (passive: the learner's passive twin), or a uniformly random context with the learner's pair in it (random-context)"`
 
+	// Large pools (subsample.go): the contexts a rule scores per query.
+	Consider int `json:"consider,omitempty" source:"ours" help:"offer the learner this many contexts per query, drawn at random from those allowed, which its rule scores exactly (0: every context); on a pool of many contexts a rule that scores every context costs a pass over the pool per query"`
+
 	// Ours (neural-adb-plus, plus_doc.go).
 	PlusAblate PlusAblation `json:"plus-ablate,omitempty" source:"ours" help:"neural-adb-plus with one ingredient removed, for the ablation study (none: the full learner); other learners ignore it"`
 }
@@ -219,6 +222,7 @@ func (c Config) Validate() error {
 		{!(c.LearningRate > 0), "lr", "> 0", c.LearningRate},
 		{c.Steps < 0, "steps", "≥ 0", c.Steps},
 		{c.RetrainEvery < 1, "retrain-every", "≥ 1", c.RetrainEvery},
+		{c.Consider < 0, "consider", "≥ 0 (0: every context)", c.Consider},
 		{c.BatchSize < 0, "batch", "≥ 0", c.BatchSize},
 		{!(c.Lambda > 0), "lambda", "> 0", c.Lambda},
 		{!(c.Kappa > 0), "kappa", "> 0", c.Kappa},

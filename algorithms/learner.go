@@ -142,5 +142,9 @@ func New(name string, env Env) (Learner, error) {
 	if err := checkMemory(name, env); err != nil {
 		return nil, err
 	}
-	return a.New(env)
+	l, err := a.New(env)
+	if err != nil || env.Config.Consider == 0 {
+		return l, err
+	}
+	return NewSubsample(l, env.Pool, env.Config.Consider, env.Seed), nil
 }

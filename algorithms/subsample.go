@@ -16,6 +16,7 @@ import (
 // With M at least the number of offered contexts the offer is passed on
 // unchanged, so the wrapped learner behaves exactly as the learner itself.
 // Observe, Policy, Score, Pend, Sigma2 and the replay go to the learner.
+// New wraps every learner so when Config.Consider is set (-consider).
 //
 // The rule's choice is then the best of M random contexts rather than of
 // all: for the max-norm rules (eq. 3, APO, AE-Borda) a context that the full

@@ -15,10 +15,9 @@ func TestSubsample(t *testing.T) {
 	cfg.RetrainEvery = 10
 	for _, name := range []string{"neural-adb-ucb", "apo", "random-nn", "neural-adb-plus"} {
 		run := func(m int) ([]Query, []int) {
-			var l Learner = mustNew(t, name, p, cfg, 4)
-			if m > 0 {
-				l = NewSubsample(l, p, m, 4)
-			}
+			c := cfg
+			c.Consider = m // New wraps the learner in a Subsample
+			l := mustNew(t, name, p, c, 4)
 			rng := rand.New(rand.NewPCG(4, 1))
 			qs := SelectBatch(l, p, Offer{}, 5)
 			for range 40 {

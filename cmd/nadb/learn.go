@@ -72,10 +72,9 @@ func readPoolInput(poolPath, answersPath string) (*poolInput, error) {
 // learnerSpec is the learner of suggest, export and serve: -algo, -seed and
 // the configuration flags.
 type learnerSpec struct {
-	algo     string
-	seed     uint64
-	cfg      algorithms.Config
-	consider int // candidate contexts per query (algorithms.Subsample); 0: all
+	algo string
+	seed uint64
+	cfg  algorithms.Config
 }
 
 // register adds -algo (default label.DefaultLearner), -seed and the
@@ -84,7 +83,6 @@ func (s *learnerSpec) register(fs *flag.FlagSet) {
 	s.cfg = algorithms.Default()
 	fs.StringVar(&s.algo, "algo", label.DefaultLearner, "algorithm (see nadb list); the default is Neural-ADB's UCB arm rule with the repaired context rule, as the rule as written locks on")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the learner")
-	fs.IntVar(&s.consider, "consider", 0, "offer the learner this many contexts per query, drawn at random from those allowed, which it scores exactly (go doc algorithms.Subsample; 0: every context). On a pool of many contexts, a rule that scores every context per query costs a pass over the pool per suggestion")
 	configFlags(fs, &s.cfg)
 }
 
@@ -125,12 +123,6 @@ func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.Learn
 	l, err := algorithms.New(s.algo, s.env(in))
 	if err != nil {
 		return nil, n, usageError{fmt.Errorf("-algo %s: %w", s.algo, err)}
-	}
-	if s.consider < 0 {
-		return nil, n, usageError{fmt.Errorf("-consider: need 0 (every context) or a positive number, got %d", s.consider)}
-	}
-	if s.consider > 0 {
-		l = algorithms.NewSubsample(l, in.file.Pool, s.consider, s.seed)
 	}
 	lp := label.NewLearnerProposer(l, in.file.Pool)
 	lp.SetCollector(algorithms.NewCollector(s.cfg.Collect, s.seed))
