@@ -37,7 +37,7 @@ func TestPoolDirCommands(t *testing.T) {
 	again := do("export", "-pool", dir, "-load", model)
 	strip := func(s string) string { // the queries column is empty with -load and no -answers
 		var b strings.Builder
-		for _, l := range strings.Split(s, "\n") {
+		for l := range strings.SplitSeq(s, "\n") {
 			if i := strings.LastIndexByte(l, ','); i >= 0 {
 				l = l[:i]
 			}
