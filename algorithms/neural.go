@@ -8,10 +8,10 @@ import (
 	"github.com/neural-adb/nadb/internal/mlp"
 )
 
-// denseKernelMaxRows bounds the pool size (Contexts·Arms) for which the kernel
-// of the gradient features is precomputed as a dense matrix (8·rows² bytes,
-// 288 MB at the bound) and the confidence state is a gram.Confidence; larger
-// pools keep a lazyConfidence (lazyMinRows).
+// denseKernelMaxRows bounds the pool size (Contexts·Arms) for which the
+// confidence state is a gram.Confidence over the features of every pool row
+// (its r̃ storage is 8·rows bytes per update); larger pools keep a
+// lazyConfidence (lazyMinRows).
 const denseKernelMaxRows = 6000
 
 // NeuralModel is the reward-model machinery shared by the neural learners: the
@@ -45,6 +45,7 @@ type NeuralModel struct {
 	replay  replaySchedule // the schedule while replaying a log (replay.go)
 	sigmaK  float64        // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
 	kernel  gram.Kernel    // K0 = ΦΦᵀ of the features (nil without confidence)
+	dense   *gram.Dense    // K0 as a matrix, made by DenseKernel
 }
 
 // NewNeuralModel builds the network at θ0 from the stream (env.Seed, 1) and,
@@ -82,12 +83,9 @@ func NewNeuralModel(env Env, withConfidence bool) (*NeuralModel, error) {
 			return m, nil
 		}
 		m.feat = net.NewFeatures(p.RowsTo(nil, 0, p.Rows()), 1/float64(cfg.Width))
-		d := &gram.Dense{N: p.Rows(), Data: m.feat.GramTo(nil)}
-		if cfg.FeatureNorm == FeatureUnit {
-			unitDiagonal(d)
-		}
-		m.kernel = d
-		conf := gram.New(d, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
+		k := newExactKernel(m.feat, cfg.FeatureNorm == FeatureUnit)
+		m.kernel = k
+		conf := gram.New(k, p.Contexts, p.Arms, cfg.Lambda/cfg.Kappa)
 		conf.RefreshEvery = cfg.RefreshEvery
 		m.Conf = conf
 	}
@@ -223,6 +221,87 @@ func (m *NeuralModel) policyAll(dst []int) []int {
 
 // Score evaluates h(·;θ_t) on arbitrary feature rows.
 func (m *NeuralModel) Score(dst, x []float64) []float64 { return m.Net.Predict(dst, x, nil) }
+
+// DenseKernel returns the Gram matrix of the pool's gradient features,
+// K0 = ΦΦᵀ (Rows × Rows, divided by the rows' norms with feature-norm=unit),
+// made on first use: the same entries the confidence state computes on
+// demand. ok is false where the model keeps no features of the whole pool
+// (no confidence state, a pool larger than lazyMinRows rows, fresh
+// contexts). A learner that reads whole rows of K0 (the lookahead context
+// rule) uses it; 8·Rows² bytes.
+func (m *NeuralModel) DenseKernel() (d *gram.Dense, ok bool) {
+	if m.feat == nil {
+		return nil, false
+	}
+	if m.dense == nil {
+		m.dense = &gram.Dense{N: m.feat.Rows(), Data: m.feat.GramTo(nil)}
+		if m.Cfg.FeatureNorm == FeatureUnit {
+			unitDiagonal(m.dense)
+		}
+	}
+	return m.dense, true
+}
+
+// exactKernel is the gram.Kernel of a fixed pool's confidence state: the
+// entries of the gradient features computed on demand, in blocks
+// (mlp.BlockKernel: the bits of Features.GramTo), divided with
+// feature-norm=unit by the rows' norms as unitDiagonal divides the dense
+// matrix. It keeps nothing of size Rows², so a paper-scale run holds no
+// 72 MB matrix and computes only the entries its updates name.
+type exactKernel struct {
+	k   *mlp.BlockKernel
+	n   int
+	inv []float64 // 1/‖φ_i‖ (feature-norm=unit), nil otherwise
+	one [1]int
+}
+
+func newExactKernel(f *mlp.Features, unit bool) *exactKernel {
+	e := &exactKernel{k: mlp.NewBlockKernel(f), n: f.Rows()}
+	if unit {
+		e.inv = make([]float64, e.n)
+		var v [1]float64
+		for i := range e.n {
+			e.one[0] = i
+			e.k.ColumnsTo(v[:], i, i+1, e.one[:])
+			if v[0] > 0 {
+				e.inv[i] = 1 / math.Sqrt(v[0])
+			}
+		}
+	}
+	return e
+}
+
+func (e *exactKernel) Rows() int { return e.n }
+
+func (e *exactKernel) Entry(i, j int) float64 {
+	var v [1]float64
+	e.one[0] = j
+	e.ColumnsTo(v[:], i, i+1, e.one[:])
+	return v[0]
+}
+
+// Column returns K0[:, j], computed anew (the caller may keep it).
+func (e *exactKernel) Column(j int) []float64 {
+	col := make([]float64, e.n)
+	e.one[0] = j
+	e.ColumnsTo(col, 0, e.n, e.one[:])
+	return col
+}
+
+// ColumnsTo implements gram.Blocker.
+func (e *exactKernel) ColumnsTo(dst []float64, lo, hi int, cols []int) {
+	e.k.ColumnsTo(dst, lo, hi, cols)
+	if e.inv == nil {
+		return
+	}
+	nr := hi - lo
+	for b, j := range cols {
+		col := dst[b*nr : (b+1)*nr]
+		for a := range col {
+			col[a] *= e.inv[lo+a] * e.inv[j]
+		}
+	}
+}
 
 // unitDiagonal rescales a Gram matrix to K_ij/√(K_ii K_jj): the kernel of the
 // features φ/‖φ‖ (Config.FeatureNorm FeatureUnit). Rows of zero norm stay zero.

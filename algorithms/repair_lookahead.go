@@ -56,7 +56,7 @@ func NewNeuralADBLookahead(env Env, thompson bool) (*NeuralADBLookahead, error) 
 	if env.Pool.Fresh() > 0 {
 		return l, nil
 	}
-	k, ok := b.kernel.(*gram.Dense)
+	k, ok := b.DenseKernel()
 	if !ok {
 		return nil, fmt.Errorf("algorithms: contexts × K: the lookahead context rule needs a dense kernel on a fixed pool, so contexts × arms must be ≤ %d (got %d × %d)", lazyMinRows, env.Pool.Contexts, env.Pool.Arms)
 	}

@@ -26,6 +26,10 @@ type Confidence struct {
 
 	reg   float64 // a in V = a·I + Σ ψψᵀ
 	k     Kernel
+	bk    Blocker // k, if it computes blocks of entries on demand
+	slot  []int32 // per pool row: its column in a block of entries (start), −1 if none
+	cols  []int
+	tile  []float64
 	n     int       // rows = Contexts·Arms
 	r     []float64 // r̃_s, row s of length n; context c's part once ver[c] > s
 	pairs [][2]int  // (i, j) of ψ = φ_i − φ_j; j = −1 for ψ = φ_i (AddRow)
@@ -59,6 +63,13 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 	for i := range c.bver {
 		c.bver[i] = -1
 	}
+	if bk, ok := k.(Blocker); ok {
+		c.bk = bk
+		c.slot = make([]int32, n)
+		for i := range c.slot {
+			c.slot[i] = -1
+		}
+	}
 	c.initBlocks()
 	return c
 }
@@ -66,11 +77,21 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 // initBlocks sets every block to K0_c / a.
 func (c *Confidence) initBlocks() {
 	K := c.Arms
+	entry := c.k.Entry
 	for ctx := 0; ctx < c.Contexts; ctx++ {
+		if c.bk != nil {
+			c.cols = c.cols[:0]
+			for a := range K {
+				c.cols = append(c.cols, ctx*K+a)
+			}
+			c.tile = resize(c.tile, K*K)
+			c.bk.ColumnsTo(c.tile, ctx*K, ctx*K+K, c.cols)
+			entry = func(i, j int) float64 { return c.tile[(j-ctx*K)*K+i-ctx*K] }
+		}
 		blk := c.block(ctx)
 		for a := range K {
 			for b := a; b < K; b++ {
-				v := c.k.Entry(ctx*K+a, ctx*K+b) / c.reg
+				v := entry(ctx*K+a, ctx*K+b) / c.reg
 				blk[a*K+b] = v
 				blk[b*K+a] = v
 			}

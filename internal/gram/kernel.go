@@ -14,6 +14,16 @@ type Kernel interface {
 	Column(j int) []float64
 }
 
+// Blocker is implemented by a Kernel that computes its entries on demand
+// (mlp.BlockKernel): ColumnsTo writes K0[lo+a, cols[b]] into
+// dst[b·(hi−lo)+a] for lo ≤ lo+a < hi (rows lo..hi−1 of each column, one
+// column after the other), the same values as Entry. Confidence then asks
+// for the entries it needs, block by block, instead of whole columns:
+// nothing of size Rows² is kept.
+type Blocker interface {
+	ColumnsTo(dst []float64, lo, hi int, cols []int)
+}
+
 // Dense is a Kernel backed by a full row-major Rows×Rows matrix.
 type Dense struct {
 	N    int

@@ -25,19 +25,10 @@ func (c *Confidence) Refresh() error {
 	}
 	n := c.n
 	// −Bᵀ into the r̃ storage: row s = K0[:, j_s] − K0[:, i_s], or −K0[:, i_s].
-	for s, p := range c.pairs {
-		ki := c.k.Column(p[0])
-		rs := c.r[s*n : (s+1)*n]
-		if p[1] < 0 {
-			for m, v := range ki {
-				rs[m] = -v
-			}
-			continue
-		}
-		kj := c.k.Column(p[1])
-		for m := range rs {
-			rs[m] = kj[m] - ki[m]
-		}
+	if c.bk != nil {
+		c.refreshFromBlocks()
+	} else {
+		c.refreshFromColumns()
 	}
 	// −C in the lower triangle: −C[s][s'] = −ψ_s·ψ_s' = (−B)[i_s][s'] − (−B)[j_s][s'],
 	// read from the rows of −Bᵀ.
@@ -66,6 +57,55 @@ func (c *Confidence) Refresh() error {
 		c.bver[ctx] = -1
 	}
 	return nil
+}
+
+// refreshFromColumns writes −Bᵀ into the r̃ storage from whole columns of
+// the kernel.
+func (c *Confidence) refreshFromColumns() {
+	n := c.n
+	for s, p := range c.pairs {
+		ki := c.k.Column(p[0])
+		rs := c.r[s*n : (s+1)*n]
+		if p[1] < 0 {
+			for m, v := range ki {
+				rs[m] = -v
+			}
+			continue
+		}
+		kj := c.k.Column(p[1])
+		for m := range rs {
+			rs[m] = kj[m] - ki[m]
+		}
+	}
+}
+
+// refreshFromBlocks writes −Bᵀ into the r̃ storage as Refresh does, from
+// blocks of blockRows rows of kernel entries against the named rows.
+func (c *Confidence) refreshFromBlocks() {
+	n := c.n
+	cols := c.named(c.pairs)
+	nc := len(cols)
+	for r0 := 0; r0 < n; r0 += blockRows {
+		r1 := min(r0+blockRows, n)
+		nr := r1 - r0
+		c.tile = resize(c.tile, nr*nc)
+		c.bk.ColumnsTo(c.tile, r0, r1, cols)
+		for s, p := range c.pairs {
+			rs := c.r[s*n+r0 : s*n+r1]
+			ki := c.tile[int(c.slot[p[0]])*nr:][:nr]
+			if p[1] < 0 {
+				for m, v := range ki {
+					rs[m] = -v
+				}
+				continue
+			}
+			kj := c.tile[int(c.slot[p[1]])*nr:][:nr]
+			for m := range rs {
+				rs[m] = kj[m] - ki[m]
+			}
+		}
+	}
+	c.unname()
 }
 
 // cholesky overwrites the lower triangle of w = −C (t×t, row-major; C

@@ -67,9 +67,7 @@ func (c *Confidence) catchUp(c0, c1 int) {
 	}
 	n, K := c.n, c.Arms
 	lo, w := c0*K, (c1-c0)*K
-	for s := v; s < t; s++ {
-		c.start(s, lo, w)
-	}
+	c.startAll(v, t, lo, w)
 	substitute(c.r[lo:], n, w, c.nl, c.ldl, v, t, c.sig, false)
 	for ctx := c0; ctx < c1; ctx++ {
 		for s := v; s < t; s++ {
@@ -79,9 +77,75 @@ func (c *Confidence) catchUp(c0, c1 int) {
 	}
 }
 
+// blockRows is the number of rows of the blocks of kernel entries that
+// startAll and Refresh ask a Blocker for at a time.
+const blockRows = 256
+
+// startAll is start for the updates s0, …, s1−1. With a Blocker it asks for
+// the entries of the rows against the distinct rows the updates name, in
+// blocks of blockRows rows: the same values start reads from whole columns.
+func (c *Confidence) startAll(s0, s1, lo, w int) {
+	if c.bk == nil {
+		for s := s0; s < s1; s++ {
+			c.start(s, lo, w)
+		}
+		return
+	}
+	cols := c.named(c.pairs[s0:s1])
+	nc := len(cols)
+	inv := 1 / c.reg
+	for r0 := lo; r0 < lo+w; r0 += blockRows {
+		r1 := min(r0+blockRows, lo+w)
+		nr := r1 - r0
+		c.tile = resize(c.tile, nr*nc)
+		c.bk.ColumnsTo(c.tile, r0, r1, cols)
+		for s := s0; s < s1; s++ {
+			p := c.pairs[s]
+			rs := c.r[s*c.n+r0 : s*c.n+r1]
+			ki := c.tile[int(c.slot[p[0]])*nr:][:nr]
+			if p[1] < 0 {
+				for m, v := range ki {
+					rs[m] = v * inv
+				}
+				continue
+			}
+			kj := c.tile[int(c.slot[p[1]])*nr:][:nr]
+			for m := range rs {
+				rs[m] = (ki[m] - kj[m]) * inv
+			}
+		}
+	}
+	c.unname()
+}
+
+// named lists the distinct pool rows the updates name (each once), and
+// records in slot each one's position in the list; unname clears slot.
+func (c *Confidence) named(pairs [][2]int) []int {
+	c.cols = c.cols[:0]
+	for _, p := range pairs {
+		for _, r := range p {
+			if r >= 0 && c.slot[r] < 0 {
+				c.slot[r] = int32(len(c.cols))
+				c.cols = append(c.cols, r)
+			}
+		}
+	}
+	return c.cols
+}
+
+func (c *Confidence) unname() {
+	for _, r := range c.cols {
+		c.slot[r] = -1
+	}
+}
+
 // start sets columns lo, …, lo+w−1 of row s of r to b_s/a, the start of
 // their chains: (K0[:, i_s] − K0[:, j_s])/a, or K0[:, i_s]/a.
 func (c *Confidence) start(s, lo, w int) {
+	if c.bk != nil {
+		c.startAll(s, s+1, lo, w)
+		return
+	}
 	p := c.pairs[s]
 	rs := c.r[s*c.n+lo : s*c.n+lo+w]
 	ki := c.k.Column(p[0])[lo : lo+w]

@@ -1,0 +1,55 @@
+package mlp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/neural-adb/nadb/internal/gemm"
+)
+
+// TestBlockKernelIsGramTo requires BlockKernel's entries to be GramTo's,
+// bit for bit, on every gemm path, for blocks of rows and columns (in any
+// order, repeated) larger than a tile, with and without biases and at a
+// mirrored θ0 (where GramTo takes full inner products too).
+func TestBlockKernelIsGramTo(t *testing.T) {
+	for _, tc := range []struct {
+		a    Arch
+		init Init
+	}{
+		{Arch{In: 5, Width: 8, Depth: 2}, InitMirrored},
+		{Arch{In: 7, Width: 13, Depth: 2, Bias: true}, InitHe},
+		{Arch{In: 3, Width: 6, Depth: 3}, InitMirrored},
+	} {
+		t.Run(fmt.Sprintf("%+v/%s", tc.a, tc.init), func(t *testing.T) {
+			const rows = 700
+			rng := rand.New(rand.NewPCG(4, 7))
+			net := NewNet(tc.a)
+			if err := net.Initialize(tc.init, 1, rng); err != nil {
+				t.Fatal(err)
+			}
+			f := net.NewFeatures(randRows(rng, rows, tc.a.In), 1/float64(tc.a.Width))
+			want := f.GramTo(nil)
+			cols := append(rng.Perm(rows)[:crossBlock+40], 3, 3)
+			for _, p := range gemm.Available() {
+				prev := gemm.Use(p)
+				k := NewBlockKernel(f)
+				for i, r := range [][2]int{{17, 20}, {0, rows}, {crossRows - 1, 2*crossRows + 5}} {
+					cols := cols[:min(len(cols), 5+1000*i)] // few columns first, then more
+					nr := r[1] - r[0]
+					got := make([]float64, nr*len(cols))
+					k.ColumnsTo(got, r[0], r[1], cols)
+					for a := r[0]; a < r[1]; a++ {
+						for b, c := range cols {
+							if g, w := got[b*nr+a-r[0]], want[a*rows+c]; math.Float64bits(g) != math.Float64bits(w) {
+								t.Fatalf("%v: K(%d, %d) = %v, GramTo %v", p, a, c, g, w)
+							}
+						}
+					}
+				}
+				gemm.Use(prev)
+			}
+		})
+	}
+}
