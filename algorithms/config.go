@@ -66,6 +66,58 @@ type Config struct {
 
 	// Ours (neural-adb-plus, plus_doc.go).
 	PlusAblate PlusAblation `json:"plus-ablate,omitempty" source:"ours" help:"neural-adb-plus with one ingredient removed, for the ablation study (none: the full learner); other learners ignore it"`
+
+	// Ours (neural-adb-target, target_doc.go).
+	Objective Objective `json:"objective,omitempty" source:"ours" help:"what neural-adb-target's duels aim at: predicting the answers of new contexts (predict: held-out use, labelling one's own data) or the policy on this pool (policy: the paper's fixed-pool mean gap); other learners ignore it"`
+}
+
+// Objective is what neural-adb-target chooses its duels for: the loss the
+// user will score, estimated on target contexts drawn from the context
+// distribution (target_doc.go). Its zero value means ObjectivePredict and
+// is left out of the JSON form, so that configurations written before the
+// field existed keep their JSON (and the cache keys hashed from it).
+type Objective string
+
+// Objective values.
+const (
+	// ObjectivePredict: the answers to duels of new contexts (held-out
+	// log-loss); the default, and the labelling commands'.
+	ObjectivePredict Objective = "predict"
+	// ObjectivePolicy: which arm is best in each context of the pool (the
+	// pool's mean gap, the paper's fixed-pool reading).
+	ObjectivePolicy Objective = "policy"
+)
+
+// Objectives lists the valid values.
+var Objectives = []Objective{ObjectivePredict, ObjectivePolicy}
+
+// UnmarshalText implements encoding.TextUnmarshaler; "predict" is stored as
+// the zero value.
+func (o *Objective) UnmarshalText(b []byte) (err error) {
+	*o, err = enum.Parse("objective", string(b), Objectives)
+	if *o == ObjectivePredict {
+		*o = ""
+	}
+	return err
+}
+
+// Validate reports whether o is one of Objectives or the zero value.
+func (o Objective) Validate() error {
+	if o == "" {
+		return nil
+	}
+	return enum.Check("objective", o, Objectives)
+}
+
+// Values lists the valid names.
+func (Objective) Values() []string { return enum.Strings(Objectives) }
+
+// Rule returns o with the zero value spelled out (ObjectivePredict).
+func (o Objective) Rule() Objective {
+	if o == "" {
+		return ObjectivePredict
+	}
+	return o
 }
 
 // SigmaWidth says how often the 1/w of the features enters σ² (eq. 6).

@@ -1,0 +1,513 @@
+package algorithms
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// TargetOptions are the settings of neural-adb-target (target_doc.go).
+// DefaultTargetOptions is the one configuration it runs with on every
+// problem and reading; Config.Objective says what its duels aim at.
+type TargetOptions struct {
+	// The model family of neural-adb-plus (PlusOptions): λ grid, linear
+	// part's penalty, Newton steps in u, Adam steps on θ.
+	Lambdas                     []float64
+	LambdaU                     float64
+	NewtonIters                 int
+	Steps, StepBudget, MaxSteps int
+	LearningRate                float64
+	PreqHalfLife                float64
+	// MaxBatch bounds the duels of one Adam step: with more duels, each step
+	// draws a mini-batch of MaxBatch (its gradient scaled to the whole sum).
+	MaxBatch int
+	// Candidates is the number of offered contexts per round among which the
+	// duel is chosen, drawn from the target sample where it is on offer.
+	Candidates int
+	// PairsPerContext: under ObjectivePredict, the number of pairs of each
+	// candidate context (those of the largest own information) whose
+	// expected information about the targets is computed.
+	PairsPerContext int
+	// TargetContexts is the size of the target sample: contexts drawn
+	// uniformly from the pool (fixed pool; all of them on smaller pools) or
+	// from the fresh contexts seen (fresh-context reading), redrawn at every
+	// retrain. TargetPairs duels drawn uniformly from it are ObjectivePredict's
+	// targets.
+	TargetContexts, TargetPairs int
+	// DeferAfter: once more than DeferAfter answers arrive without a
+	// Select, Pend, Policy or Score in between (answers replayed in bulk),
+	// retraining waits for the next of those calls instead of running
+	// every Config.RetrainEvery answers.
+	DeferAfter int
+	// Explore is the probability of a uniformly random duel of a random
+	// candidate context instead.
+	Explore float64
+	// PlusNoise reads the answer in the knowledge gradient as an observation
+	// of noise ν̂²/κ as neural-adb-plus does (false: noise 1/κ with the
+	// posterior ν̂²Σ, the exact Gaussian update).
+	PlusNoise bool
+}
+
+// DefaultTargetOptions returns the configuration of neural-adb-target.
+func DefaultTargetOptions() TargetOptions {
+	o := DefaultPlusOptions()
+	return TargetOptions{
+		Lambdas: o.Lambdas, LambdaU: o.LambdaU, NewtonIters: o.NewtonIters,
+		Steps: o.Steps, StepBudget: o.StepBudget, MaxSteps: o.MaxSteps, LearningRate: o.LearningRate,
+		PreqHalfLife: o.PreqHalfLife, MaxBatch: 1024,
+		Candidates: o.Candidates, PairsPerContext: 2, TargetContexts: 256, TargetPairs: 1024,
+		Explore: o.Explore, DeferAfter: 1000,
+	}
+}
+
+// Stream of the target sample's draws.
+const streamTarget = 5
+
+// NeuralADBTarget is neural-adb-target (ours; target_doc.go describes it).
+type NeuralADBTarget struct {
+	pool  *Pool
+	cfg   Config
+	opt   TargetOptions
+	obj   Objective
+	model *tgModel
+	post  *tgPosterior
+	rng   *rand.Rand // selection
+	trng  *rand.Rand // target sample
+	seed  uint64
+
+	tgt    *tgBlocks  // the target sample (with S)
+	cand   *tgBlocks  // the round's candidate contexts outside it
+	tpairs [][3]int32 // target duels: block, arm, arm
+	gen    uint64
+
+	// Fresh-context reading: a uniform reservoir of the fresh contexts seen.
+	resX    []float64 // TargetContexts × K × d
+	resN    int       // contexts stored
+	resSeen int       // contexts seen
+	resGen  uint64
+
+	asked      map[[3]int]bool
+	pend       pending
+	pendRows   [][2]int // pool rows of pending duels
+	retrainDue bool
+	idle       int // answers observed since the last Select, Pend, Policy or Score
+	psiBuf     []float64
+
+	// Policy cache.
+	polVer, polGen int
+	policy         []int
+	ctxBuf         []float64
+	two            *tgRows
+	ws             kgScratch
+	beta, scores   []float64
+}
+
+func init() {
+	Register("neural-adb-target", "ours: neural-adb-plus's model with duels chosen for what is scored on target contexts drawn from the context distribution (objective: predict = expected information about new contexts' answers, policy = knowledge gradient of the policy); cost follows the answers, not the pool",
+		func(env Env) (Learner, error) { return NewNeuralADBTarget(env, DefaultTargetOptions()) })
+}
+
+func errTarget(format string, args ...any) error {
+	return fmt.Errorf("algorithms: neural-adb-target: "+format, args...)
+}
+
+// NewNeuralADBTarget builds the learner with the given options.
+func NewNeuralADBTarget(env Env, opt TargetOptions) (*NeuralADBTarget, error) {
+	if len(opt.Lambdas) == 0 {
+		return nil, errTarget("no λ in the grid")
+	}
+	for _, l := range opt.Lambdas {
+		if !(l > 0) {
+			return nil, errTarget("λ grid values must be positive (+Inf: the linear part alone), got %v", l)
+		}
+	}
+	if !(opt.LambdaU > 0) || opt.Candidates < 1 || opt.TargetContexts < 1 || opt.TargetPairs < 1 || opt.PairsPerContext < 1 || opt.MaxBatch < 1 {
+		return nil, errTarget("invalid options %+v", opt)
+	}
+	m, err := newTGModel(env, opt)
+	if err != nil {
+		return nil, err
+	}
+	p := env.Pool
+	w := env.Config.Width
+	l := &NeuralADBTarget{
+		pool: p, cfg: env.Config, opt: opt, obj: env.Config.Objective.Rule(), model: m,
+		post: newTGPosterior(p.Dim, w),
+		rng:  NewStream(env.Seed, streamSelect), trng: NewStream(env.Seed, streamTarget), seed: env.Seed,
+		tgt:   newTGBlocks(p.Arms, p.Dim, p.Dim+w, true),
+		cand:  newTGBlocks(p.Arms, p.Dim, p.Dim+w, false),
+		asked: map[[3]int]bool{}, gen: p.Generation(), polVer: -1, two: newTGRows(p.Dim),
+	}
+	l.post.rebuild(m.current(), opt.LambdaU, nil, nil)
+	l.drawTargets()
+	return l, nil
+}
+
+// contextRows returns the K feature rows of pool context c (read only).
+func (l *NeuralADBTarget) contextRows(c int) []float64 {
+	p := l.pool
+	per := p.Arms * p.Dim
+	return p.X[c*per : (c+1)*per]
+}
+
+// fresh reports whether the pool is in the fresh-context reading.
+func (l *NeuralADBTarget) fresh() bool { return l.pool.Fresh() > 0 || l.resSeen > 0 }
+
+// drawTargets redraws the target sample and its duels and fills their
+// state at the current model and Σ.
+func (l *NeuralADBTarget) drawTargets() {
+	p, K := l.pool, l.pool.Arms
+	l.tgt.reset()
+	if l.fresh() {
+		per := K * p.Dim
+		for i := range l.resN {
+			l.tgt.add(-1, l.resX[i*per:(i+1)*per])
+		}
+	} else {
+		C := p.Committed()
+		var ctxs []int
+		if C <= l.opt.TargetContexts {
+			ctxs = make([]int, C)
+			for c := range ctxs {
+				ctxs[c] = c
+			}
+		} else {
+			ctxs = l.trng.Perm(C)[:l.opt.TargetContexts]
+			slices.Sort(ctxs)
+		}
+		for _, c := range ctxs {
+			l.tgt.add(c, l.contextRows(c))
+		}
+	}
+	l.tpairs = l.tpairs[:0]
+	if n := l.tgt.n(); n > 0 {
+		for range l.opt.TargetPairs {
+			i := l.trng.IntN(n)
+			a := l.trng.IntN(K)
+			b := (a + 1 + l.trng.IntN(K-1)) % K
+			l.tpairs = append(l.tpairs, [3]int32{int32(i), int32(a), int32(b)})
+		}
+	}
+	l.post.fill(l.tgt, l.model)
+}
+
+// observeFresh adds the round's fresh contexts to the reservoir (once per
+// pool generation).
+func (l *NeuralADBTarget) observeFresh() {
+	p := l.pool
+	if p.Fresh() == 0 || l.resGen == p.Generation() {
+		return
+	}
+	l.resGen = p.Generation()
+	per := p.Arms * p.Dim
+	l.resX = resize(l.resX, l.opt.TargetContexts*per)
+	for c := p.Committed(); c < p.Contexts; c++ {
+		l.resSeen++
+		slot := l.resN
+		if l.resN == l.opt.TargetContexts {
+			slot = l.trng.IntN(l.resSeen)
+			if slot >= l.resN {
+				continue
+			}
+		} else {
+			l.resN++
+		}
+		copy(l.resX[slot*per:(slot+1)*per], l.contextRows(c))
+	}
+	if l.tgt.n() == 0 {
+		l.drawTargets()
+	}
+}
+
+// ready marks a call other than Observe and retrains if a retrain is due.
+func (l *NeuralADBTarget) ready() {
+	l.idle = 0
+	l.retrain()
+}
+
+// retrain retrains the members, rebuilds Σ, refits ν̂ and redraws the
+// target sample if a retrain is due.
+func (l *NeuralADBTarget) retrain() {
+	if !l.retrainDue {
+		return
+	}
+	l.retrainDue = false
+	l.model.train()
+	l.rebuildPosterior()
+	l.post.fitNu(1 - 1/l.opt.PreqHalfLife)
+	l.drawTargets()
+}
+
+// rebuildPosterior rebuilds Σ for the member in use from every answered
+// and pending duel.
+func (l *NeuralADBTarget) rebuildPosterior() {
+	m := l.model
+	mz := l.post.m
+	R := m.rows.n()
+	h, hp, z := make([]float64, R), make([]float64, R), make([]float64, R*mz)
+	l.post.mb = m.current()
+	m.eval(m.rows, h, hp, z, l.pool.Dim, mz)
+	duels := m.duels
+	for _, pr := range l.pendRows {
+		duels = append(duels[:len(duels):len(duels)], [2]int32{m.slot[pr[0]], m.slot[pr[1]]})
+	}
+	psis := make([]float64, len(duels)*mz)
+	kappas := make([]float64, len(duels))
+	for s, du := range duels {
+		zw, zl := z[int(du[0])*mz:int(du[0]+1)*mz], z[int(du[1])*mz:int(du[1]+1)*mz]
+		for i := range mz {
+			psis[s*mz+i] = zw[i] - zl[i]
+		}
+		kappas[s] = plusDsigmoid(hp[du[0]] - hp[du[1]])
+	}
+	l.post.rebuild(m.current(), l.opt.LambdaU, psis, kappas)
+}
+
+// pairState returns, for pool rows ra, rb (features xa, xb), the averaged
+// margin h̄_a − h̄_b, the member in use's margin, and ψ = z_a − z_b in
+// l.psiBuf.
+func (l *NeuralADBTarget) pairState(xa, xb []float64) (hbar, hp float64, psi []float64) {
+	t := l.two
+	t.reset()
+	t.add(xa)
+	t.add(xb)
+	mz := l.post.m
+	var h, hq [2]float64
+	z := make([]float64, 2*mz)
+	l.model.eval(t, h[:], hq[:], z, l.pool.Dim, mz)
+	l.psiBuf = resize(l.psiBuf, mz)
+	for i := range mz {
+		l.psiBuf[i] = z[i] - z[mz+i]
+	}
+	return h[0] - h[1], hq[0] - hq[1], l.psiBuf
+}
+
+// Observe implements Learner: the duel is scored prequentially by every
+// member and by the posterior, joins Σ (unless pending) and the training
+// data; every Config.RetrainEvery duels a retrain falls due, done before
+// the next Select, Policy or Score (so that answers replayed in bulk cost
+// one retrain, not one per period).
+func (l *NeuralADBTarget) Observe(q Query, y Feedback) {
+	p := l.pool
+	win, lose := q.WinnerLoser(y)
+	rw, rl := p.Row(q.Context, win), p.Row(q.Context, lose)
+	x := l.contextRows(q.Context)
+	d := p.Dim
+	xw := append([]float64(nil), x[win*d:(win+1)*d]...)
+	xl := append([]float64(nil), x[lose*d:(lose+1)*d]...)
+	key := [3]int{q.Context, min(win, lose), max(win, lose)}
+	first := !l.asked[key]
+	l.asked[key] = true
+	var hw, hl []float64
+	pending := l.pend.take(q)
+	if pending {
+		l.dropPending(rw, rl)
+	}
+	if first || !pending && !l.retrainDue {
+		hbar, hp, psi := l.pairState(xw, xl)
+		if first {
+			nm := len(l.model.members)
+			hw, hl = make([]float64, nm), make([]float64, nm)
+			t := l.two
+			t.reset()
+			t.add(xw)
+			t.add(xl)
+			l.model.memberScores(t, hw, hl)
+			l.post.record(hbar, l.post.quad(psi))
+		}
+		if !pending && !l.retrainDue {
+			l.post.update(psi, plusDsigmoid(hp), l.tgt)
+		}
+	}
+	l.model.record(rw, rl, xw, xl, first, hw, hl)
+	if len(l.model.duels)%l.cfg.RetrainEvery == 0 {
+		l.retrainDue = true
+	}
+	l.idle++
+	if l.idle <= l.opt.DeferAfter {
+		l.retrain()
+	}
+}
+
+// dropPending removes one pending duel of rows {a, b}.
+func (l *NeuralADBTarget) dropPending(a, b int) {
+	for i, r := range l.pendRows {
+		if (r[0] == a && r[1] == b) || (r[0] == b && r[1] == a) {
+			l.pendRows = append(l.pendRows[:i], l.pendRows[i+1:]...)
+			return
+		}
+	}
+}
+
+// Pend implements Pender: the duel joins Σ (and the target sample's state)
+// now, so that the next query of a batch accounts for what this one will
+// teach. In the fresh-context reading it does nothing.
+func (l *NeuralADBTarget) Pend(q Query) {
+	p := l.pool
+	if p.Fresh() > 0 {
+		return
+	}
+	l.ready()
+	x := l.contextRows(q.Context)
+	d := p.Dim
+	xa, xb := x[q.Arm1*d:(q.Arm1+1)*d], x[q.Arm2*d:(q.Arm2+1)*d]
+	ra, rb := p.Row(q.Context, q.Arm1), p.Row(q.Context, q.Arm2)
+	l.model.slotOf(ra, xa)
+	l.model.slotOf(rb, xb)
+	_, hp, psi := l.pairState(xa, xb)
+	l.post.update(psi, plusDsigmoid(hp), l.tgt)
+	l.pend.add(q)
+	l.pendRows = append(l.pendRows, [2]int{ra, rb})
+}
+
+// quad returns ψᵀΣψ.
+func (ps *tgPosterior) quad(psi []float64) float64 {
+	ps.mulDense(ps.u, psi)
+	return max(plusDot(ps.u, psi), 0)
+}
+
+// Policy implements Learner: π(c) = argmax_a h̄(x_{c,a}) for every
+// committed context, computed block by block (and kept until the model or
+// the pool changes).
+func (l *NeuralADBTarget) Policy(dst []int) []int {
+	l.ready()
+	p := l.pool
+	C, K := p.Committed(), p.Arms
+	if l.polVer != l.model.version || l.polGen != int(p.Generation()) || len(l.policy) != C {
+		l.policy = resize32(l.policy, C)
+		const chunk = 256 // contexts
+		rows := newTGRows(p.Dim)
+		var h, hp []float64
+		for lo := 0; lo < C; lo += chunk {
+			hi := min(C, lo+chunk)
+			rows.reset()
+			for c := lo; c < hi; c++ {
+				x := l.contextRows(c)
+				for a := range K {
+					rows.add(x[a*p.Dim : (a+1)*p.Dim])
+				}
+			}
+			h, hp = resize(h, rows.n()), resize(hp, rows.n())
+			l.model.scores(rows, h)
+			for c := lo; c < hi; c++ {
+				s := h[(c-lo)*K : (c-lo+1)*K]
+				best := 0
+				for a := 1; a < K; a++ {
+					if s[a] > s[best] || (s[a] == s[best] && l.prio(c, a) > l.prio(c, best)) {
+						best = a
+					}
+				}
+				l.policy[c] = best
+			}
+		}
+		l.polVer, l.polGen = l.model.version, int(p.Generation())
+	}
+	if cap(dst) < C {
+		dst = make([]int, C)
+	}
+	dst = dst[:C]
+	copy(dst, l.policy)
+	return dst
+}
+
+func resize32(s []int, n int) []int {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int, n)
+}
+
+// prio is the tie-break priority of (c, a): a hash of the seed and the row,
+// so that the policy does not depend on when it is evaluated.
+func (l *NeuralADBTarget) prio(c, a int) uint64 {
+	z := l.seed ^ (uint64(c)*0x9E3779B97F4A7C15 + uint64(a)*0xBF58476D1CE4E5B9)
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// Score implements Scorer: the calibrated average Σ_λ w_λ τ_λ h_λ(x) (as
+// neural-adb-plus).
+func (l *NeuralADBTarget) Score(dst, x []float64) []float64 {
+	l.ready()
+	d := l.pool.Dim
+	n := len(x) / d
+	if dst == nil {
+		dst = make([]float64, n)
+	}
+	rows := newTGRows(d)
+	const chunk = 1024
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(n, lo+chunk)
+		rows.reset()
+		for r := lo; r < hi; r++ {
+			rows.add(x[r*d : (r+1)*d])
+		}
+		l.model.scores(rows, dst[lo:hi])
+	}
+	scale := l.model.calibration()
+	for i := range dst[:n] {
+		dst[i] = finiteOr0(scale * dst[i])
+	}
+	return dst
+}
+
+// Scores returns the calibrated utility estimates of context c's arms.
+func (l *NeuralADBTarget) Scores(c int) []float64 {
+	return l.Score(nil, l.contextRows(c))
+}
+
+// Sigma2 returns the posterior variance ν̂²(z_a − z_b)ᵀΣ(z_a − z_b) of
+// h_a − h_b in context c (the labelling page's σ).
+func (l *NeuralADBTarget) Sigma2(c, a, b int) float64 {
+	l.ready()
+	x := l.contextRows(c)
+	d := l.pool.Dim
+	_, _, psi := l.pairState(x[a*d:(a+1)*d], x[b*d:(b+1)*d])
+	return l.post.nu2 * l.post.quad(psi)
+}
+
+// scores writes the averaged scores h̄ of the rows of x into h.
+func (m *tgModel) scores(x *tgRows, h []float64) {
+	R := x.n()
+	clear(h[:R])
+	for k, mb := range m.members {
+		wk := m.weight(k)
+		if wk == 0 {
+			continue
+		}
+		nonlinear := !mb.linear() && !mb.net.net.IdenticallyZero()
+		if nonlinear {
+			mb.net.forward(x, nil, &m.b)
+		}
+		for r := range R {
+			v := x.dot(r, mb.u)
+			if nonlinear {
+				v += m.b.out[r]
+			}
+			h[r] += wk * finiteOr0(v)
+		}
+	}
+}
+
+// calibration returns the factor that turns h̄ into calibrated utilities:
+// τ of the member in use (while averaging), else neural-adb-plus's
+// max(τ, 1/64) once duels were scored, else 1.
+func (m *tgModel) calibration() float64 {
+	mb := m.current()
+	if m.avg {
+		return mb.tau
+	}
+	if len(mb.marg) > 0 {
+		return max(mb.tau, 1.0/64)
+	}
+	return 1
+}
+
+var _ interface {
+	Learner
+	Pender
+	Scorer
+} = (*NeuralADBTarget)(nil)
+
+

@@ -1,0 +1,238 @@
+package algorithms
+
+import (
+	"math"
+
+	"github.com/neural-adb/nadb/internal/gemm"
+	"github.com/neural-adb/nadb/internal/mlp"
+)
+
+// Sparse rows and the network of neural-adb-target with a sparse first
+// layer. Pools written the natural way are mostly zeros (an arm one-hot, a
+// disjoint encoding: 17 of 442 values non-zero on the Letter-like pool), so
+// the first layer's product and gradient run over the non-zeros only; the
+// hidden layers are dense (internal/gemm). The arithmetic of a row does not
+// depend on the batch it is in.
+
+// tgRows is a list of feature rows in compressed sparse row form: row r
+// holds the values val[ptr[r]:ptr[r+1]] at the columns idx[ptr[r]:ptr[r+1]].
+type tgRows struct {
+	dim int
+	ptr []int32
+	idx []int32
+	val []float64
+}
+
+func newTGRows(dim int) *tgRows { return &tgRows{dim: dim, ptr: []int32{0}} }
+
+// n returns the number of rows.
+func (s *tgRows) n() int { return len(s.ptr) - 1 }
+
+// reset empties the list.
+func (s *tgRows) reset() {
+	s.ptr, s.idx, s.val = s.ptr[:1], s.idx[:0], s.val[:0]
+}
+
+// add appends the dense row x (its non-zero, finite values) and returns its
+// index.
+func (s *tgRows) add(x []float64) int {
+	for j, v := range x {
+		if v != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			s.idx = append(s.idx, int32(j))
+			s.val = append(s.val, v)
+		}
+	}
+	s.ptr = append(s.ptr, int32(len(s.idx)))
+	return s.n() - 1
+}
+
+// row returns the columns and values of row r (read only).
+func (s *tgRows) row(r int) ([]int32, []float64) {
+	lo, hi := s.ptr[r], s.ptr[r+1]
+	return s.idx[lo:hi], s.val[lo:hi]
+}
+
+// dot returns row r · y.
+func (s *tgRows) dot(r int, y []float64) float64 {
+	idx, val := s.row(r)
+	t := 0.0
+	for k, j := range idx {
+		t += val[k] * y[j]
+	}
+	return t
+}
+
+// dense writes row r into dst (length dim).
+func (s *tgRows) dense(dst []float64, r int) {
+	clear(dst[:s.dim])
+	idx, val := s.row(r)
+	for k, j := range idx {
+		dst[j] = val[k]
+	}
+}
+
+// denseEnough reports whether a quarter or more of the values are
+// non-zero: the first layer then runs dense (internal/gemm).
+func (s *tgRows) denseEnough() bool {
+	return 4*len(s.idx) >= s.n()*s.dim
+}
+
+// denseTo writes the rows sel (all when nil) densely into dst.
+func (s *tgRows) denseTo(dst []float64, sel []int) []float64 {
+	rows := s.n()
+	if sel != nil {
+		rows = len(sel)
+	}
+	dst = resize(dst, rows*s.dim)
+	for r := range rows {
+		src := r
+		if sel != nil {
+			src = sel[r]
+		}
+		s.dense(dst[r*s.dim:(r+1)*s.dim], src)
+	}
+	return dst
+}
+
+// tgNet is one member's network g(x;θ) (mlp.Net's parameters and layout,
+// no biases) evaluated with a sparse first layer. w1t is W_1ᵀ (d × w), kept
+// in step with θ by syncT.
+type tgNet struct {
+	net *mlp.Net
+	w1t []float64
+}
+
+// tgBatch holds a batch's activations and signals: h[l] the activations of
+// hidden layer l+1 (rows × w), dl[l] their signals, out the outputs.
+type tgBatch struct {
+	rows int
+	h    [][]float64
+	dl   [][]float64
+	out  []float64
+	x    []float64 // the dense input rows (denseEnough)
+}
+
+func (b *tgBatch) resize(a mlp.Arch, rows int) {
+	b.rows = rows
+	if len(b.h) != a.Depth {
+		b.h, b.dl = make([][]float64, a.Depth), make([][]float64, a.Depth)
+	}
+	for l := range a.Depth {
+		b.h[l] = resize(b.h[l], rows*a.Width)
+		b.dl[l] = resize(b.dl[l], rows*a.Width)
+	}
+	b.out = resize(b.out, rows)
+}
+
+// syncT copies W_1 of θ into w1t transposed.
+func (n *tgNet) syncT() {
+	a := n.net.Arch
+	d, w := a.In, a.Width
+	n.w1t = resize(n.w1t, d*w)
+	th := n.net.Theta
+	for k := range w {
+		for j := range d {
+			n.w1t[j*w+k] = th[k*d+j]
+		}
+	}
+}
+
+// layerW returns W_l (w × fanIn, row-major) of θ for l ≥ 1, and v.
+func tgLayer(a mlp.Arch, theta []float64, l int) []float64 {
+	off := a.In*a.Width + (l-1)*a.Width*a.Width
+	return theta[off : off+a.Width*a.Width]
+}
+
+func tgOut(a mlp.Arch, theta []float64) []float64 {
+	off := a.In*a.Width + (a.Depth-1)*a.Width*a.Width
+	return theta[off : off+a.Width]
+}
+
+// forward computes the activations and outputs of the rows sel of x (all
+// rows of x when sel is nil) into b. zero reports h ≡ 0 (θ = θ0 mirrored):
+// the outputs are then exact zeros.
+func (n *tgNet) forward(x *tgRows, sel []int, b *tgBatch) {
+	a := n.net.Arch
+	w := a.Width
+	rows := x.n()
+	if sel != nil {
+		rows = len(sel)
+	}
+	b.resize(a, rows)
+	h1 := b.h[0]
+	if x.denseEnough() {
+		b.x = x.denseTo(b.x, sel)
+		gemm.MulTransTo(h1, b.x, n.net.Theta[:a.In*w], rows, a.In, w)
+	} else {
+		n.sparseFirst(x, sel, h1)
+	}
+	gemm.ReLU(h1)
+	for l := 1; l < a.Depth; l++ {
+		gemm.MulTransTo(b.h[l], b.h[l-1], tgLayer(a, n.net.Theta, l), rows, w, w)
+		gemm.ReLU(b.h[l])
+	}
+	if n.net.IdenticallyZero() {
+		clear(b.out)
+		return
+	}
+	gemm.MulVecTo(b.out, b.h[a.Depth-1], tgOut(a, n.net.Theta), rows, w)
+}
+
+// sparseFirst writes the first layer's pre-activations of the rows sel of
+// x into h1 through their non-zeros.
+func (n *tgNet) sparseFirst(x *tgRows, sel []int, h1 []float64) {
+	w := n.net.Arch.Width
+	rows := len(h1) / w
+	clear(h1)
+	for r := range rows {
+		src := r
+		if sel != nil {
+			src = sel[r]
+		}
+		idx, val := x.row(src)
+		dst := h1[r*w : (r+1)*w]
+		for k, j := range idx {
+			plusAxpy(val[k], n.w1t[int(j)*w:int(j+1)*w], dst)
+		}
+	}
+}
+
+// backward adds Σ_r c_r ∂g(x_r)/∂θ to grad for the batch of the last
+// forward (rows sel of x); g1t is scratch of d × w.
+func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float64) {
+	a := n.net.Arch
+	w, d, rows := a.Width, a.In, b.rows
+	th := n.net.Theta
+	L := a.Depth
+	dL := b.dl[L-1]
+	gemm.MulTo(dL, c, tgOut(a, th), rows, 1, w)
+	gemm.Mask(dL, b.h[L-1])
+	gemm.AddTransMulVecTo(tgOut(a, grad), b.h[L-1], c, rows, w)
+	for l := L - 1; l >= 1; l-- {
+		gemm.AddTransMulTo(tgLayer(a, grad, l), b.dl[l], b.h[l-1], w, rows, w)
+		gemm.MulTo(b.dl[l-1], b.dl[l], tgLayer(a, th, l), rows, w, w)
+		gemm.Mask(b.dl[l-1], b.h[l-1])
+	}
+	d1 := b.dl[0]
+	if x.denseEnough() {
+		gemm.AddTransMulTo(grad[:d*w], d1, b.x, w, rows, d)
+		return
+	}
+	clear(g1t[:d*w])
+	for r := range rows {
+		src := r
+		if sel != nil {
+			src = sel[r]
+		}
+		idx, val := x.row(src)
+		dr := d1[r*w : (r+1)*w]
+		for k, j := range idx {
+			plusAxpy(val[k], dr, g1t[int(j)*w:int(j+1)*w])
+		}
+	}
+	for k := range w {
+		for j := range d {
+			grad[k*d+j] += g1t[j*w+k]
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package algorithms
+
+import (
+	"math"
+	"sort"
+
+	"github.com/neural-adb/nadb/internal/gemm"
+)
+
+// tgCand is a candidate context: block i of set (the target sample or the
+// round's other candidates) holding pool context ctx.
+type tgCand struct {
+	set *tgBlocks
+	i   int
+	ctx int
+}
+
+// tgDuel is a candidate duel: arms a, b of candidate k.
+type tgDuel struct {
+	k    int
+	a, b int
+}
+
+// Select implements Learner: up to Candidates offered contexts (from the
+// target sample where it is on offer), a random duel with probability
+// Explore, else the candidate duel of the largest expected reduction of
+// the objective's loss on the targets (target_doc.go).
+func (l *NeuralADBTarget) Select(o Offer) Query {
+	l.ready()
+	l.observeFresh()
+	cands := l.candidates(o)
+	if l.opt.Explore > 0 && l.rng.Float64() < l.opt.Explore {
+		c := cands[l.rng.IntN(len(cands))].ctx
+		a, b := o.RandomPair(c, l.pool.Arms, l.rng)
+		return Query{Context: c, Arm1: a, Arm2: b}
+	}
+	var duels []tgDuel
+	if l.obj == ObjectivePolicy {
+		duels = l.policyDuels(cands, o)
+	} else {
+		duels = l.predictDuels(cands, o, false)
+		if len(duels) == 0 {
+			duels = l.predictDuels(cands, o, true)
+		}
+	}
+	if len(duels) == 0 { // unreachable for a valid offer
+		return o.RandomQuery(l.pool, l.rng)
+	}
+	scores := l.acquire(cands, duels)
+	j := ArgmaxRand(scores, -1, l.rng)
+	d := duels[j]
+	return Query{Context: cands[d.k].ctx, Arm1: d.a, Arm2: d.b}
+}
+
+// candidates returns up to Candidates offered contexts: uniformly among the
+// target sample's offered contexts, topped up with uniformly drawn offered
+// contexts outside it (whose state is computed now, in l.cand).
+func (l *NeuralADBTarget) candidates(o Offer) []tgCand {
+	p := l.pool
+	n := l.opt.Candidates
+	offered := func(c int) bool {
+		return c < p.Contexts && (o.Contexts == nil || containsSorted(o.Contexts, c))
+	}
+	var in []int
+	for i, c := range l.tgt.ctx {
+		if c >= 0 && offered(c) {
+			in = append(in, i)
+		}
+	}
+	// A partial Fisher–Yates shuffle draws min(n, len(in)) of them.
+	for k := 0; k < len(in) && k < n; k++ {
+		j := k + l.rng.IntN(len(in)-k)
+		in[k], in[j] = in[j], in[k]
+	}
+	in = in[:min(n, len(in))]
+	cands := make([]tgCand, 0, n)
+	for _, i := range in {
+		cands = append(cands, tgCand{set: l.tgt, i: i, ctx: l.tgt.ctx[i]})
+	}
+	l.cand.reset()
+	if len(cands) < n {
+		var rest []int
+		for _, c := range o.ContextList(p, nil) {
+			if l.tgt.find(c) < 0 {
+				rest = append(rest, c)
+			}
+		}
+		for k := 0; k < len(rest) && len(cands) < n; k++ {
+			j := k + l.rng.IntN(len(rest)-k)
+			rest[k], rest[j] = rest[j], rest[k]
+			c := rest[k]
+			cands = append(cands, tgCand{set: l.cand, i: l.cand.n(), ctx: c})
+			l.cand.add(c, l.contextRows(c))
+		}
+		if l.cand.n() > 0 {
+			l.post.fill(l.cand, l.model)
+		}
+	}
+	return cands
+}
+
+// policyDuels returns one duel per candidate context: the greedy first arm
+// and the second arm of the largest expected improvement over it (as
+// neural-adb-plus).
+func (l *NeuralADBTarget) policyDuels(cands []tgCand, o Offer) []tgDuel {
+	K := l.pool.Arms
+	vals := make([]float64, K)
+	nu := math.Sqrt(l.post.nu2)
+	var out []tgDuel
+	for k, cd := range cands {
+		h := cd.set.h[cd.i*K : (cd.i+1)*K]
+		copy(vals, h)
+		o.MaskFirstArm(cd.ctx, vals)
+		a1 := ArgmaxRand(vals, -1, l.rng)
+		if math.IsInf(vals[a1], -1) {
+			continue
+		}
+		for b := range K {
+			vals[b] = finiteOrLowest(plusEI(h[b]-h[a1], nu*math.Sqrt(cd.set.var2(cd.i, a1, b))))
+		}
+		o.MaskSecondArm(cd.ctx, a1, vals)
+		a2 := ArgmaxRand(vals, a1, l.rng)
+		if a2 < 0 || math.IsInf(vals[a2], -1) {
+			continue
+		}
+		out = append(out, tgDuel{k: k, a: a1, b: a2})
+	}
+	return out
+}
+
+// predictDuels returns, per candidate context, the PairsPerContext allowed
+// pairs of the largest own information ½ log(1 + ν̂² κ ψᵀΣψ), κ the Fisher
+// weight of the pair's margin; pairs asked before are left out unless
+// repeats.
+func (l *NeuralADBTarget) predictDuels(cands []tgCand, o Offer, repeats bool) []tgDuel {
+	K := l.pool.Arms
+	type scored struct {
+		a, b int
+		v    float64
+	}
+	var out []tgDuel
+	var ps []scored
+	for k, cd := range cands {
+		ps = ps[:0]
+		hp := cd.set.hp[cd.i*K : (cd.i+1)*K]
+		for a := range K {
+			for b := a + 1; b < K; b++ {
+				if !o.Allows(cd.ctx, a, b) || !repeats && l.asked[[3]int{cd.ctx, a, b}] {
+					continue
+				}
+				v := l.post.nu2 * plusDsigmoid(hp[a]-hp[b]) * cd.set.var2(cd.i, a, b)
+				ps = append(ps, scored{a, b, finiteOrLowest(v)})
+			}
+		}
+		sort.SliceStable(ps, func(i, j int) bool { return ps[i].v > ps[j].v })
+		for _, s := range ps[:min(len(ps), l.opt.PairsPerContext)] {
+			out = append(out, tgDuel{k: k, a: s.a, b: s.b})
+		}
+	}
+	return out
+}
+
+// acquire returns the acquisition value of every candidate duel: the
+// knowledge gradient of the policy on the target contexts
+// (ObjectivePolicy) or the expected information about the target duels'
+// answers (ObjectivePredict).
+func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
+	t := l.tgt
+	K, m, R := l.pool.Arms, l.post.m, t.rows()
+	nu2 := l.post.nu2
+	out := l.scores[:0]
+	if t.n() == 0 { // no target yet: the duels' own uncertainty
+		for _, du := range duels {
+			cd := cands[du.k]
+			out = append(out, cd.set.var2(cd.i, du.a, du.b))
+		}
+		l.scores = out
+		return out
+	}
+	// ObjectivePredict's per-target terms: ν̂²v_p + 1/κ_p.
+	var tden []float64
+	if l.obj != ObjectivePolicy {
+		tden = make([]float64, len(l.tpairs))
+		for p, tp := range l.tpairs {
+			i, a, b := int(tp[0]), int(tp[1]), int(tp[2])
+			kp := plusDsigmoid(t.hp[i*K+a] - t.hp[i*K+b])
+			tden[p] = nu2*t.var2(i, a, b) + 1/kp
+		}
+	}
+	// β_jt = ψ_jᵀΣz_t for every candidate duel j and target row t: one
+	// product of the duels' ψ with S.
+	M := len(duels)
+	psis := resize(l.psiBuf, M*m)
+	l.psiBuf = psis
+	for j, du := range duels {
+		cd := cands[du.k]
+		set, i := cd.set, cd.i
+		za, zb := set.z[(i*K+du.a)*m:(i*K+du.a+1)*m], set.z[(i*K+du.b)*m:(i*K+du.b+1)*m]
+		for r := range m {
+			psis[j*m+r] = za[r] - zb[r]
+		}
+	}
+	betas := resize(l.beta, M*R)
+	l.beta = betas
+	gemm.MulTo(betas, psis, t.s, M, m, R)
+	bs := make([]float64, K)
+	for j, du := range duels {
+		cd := cands[du.k]
+		set, i := cd.set, cd.i
+		beta := betas[j*R : (j+1)*R]
+		s := set.var2(i, du.a, du.b)
+		kj := plusDsigmoid(set.hp[i*K+du.a] - set.hp[i*K+du.b])
+		den := nu2*s + 1/kj
+		if l.obj == ObjectivePolicy {
+			scale := nu2 / math.Sqrt(den)
+			if l.opt.PlusNoise {
+				scale = math.Sqrt(nu2) / math.Sqrt(s+1/kj)
+			}
+			total := 0.0
+			for c := range t.n() {
+				mu := t.h[c*K : (c+1)*K]
+				for a := range K {
+					bs[a] = scale * beta[c*K+a]
+				}
+				total += plusKG(mu, bs, plusArgmax(mu), &l.ws)
+			}
+			out = append(out, total)
+			continue
+		}
+		total := 0.0
+		for p, tp := range l.tpairs {
+			ti, a, b := int(tp[0]), int(tp[1]), int(tp[2])
+			c := nu2 * (beta[ti*K+a] - beta[ti*K+b])
+			rho2 := c * c / (den * tden[p])
+			total -= 0.5 * math.Log1p(-min(rho2, 1-1e-12))
+		}
+		out = append(out, total/float64(len(l.tpairs)))
+	}
+	l.scores = out
+	return out
+}
