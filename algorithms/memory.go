@@ -81,6 +81,18 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 	if name == "random-nn" {
 		return parts
 	}
+	if name == "neural-adb-target" {
+		m := d + w
+		tr := math.Min(C, 256) * K // target sample rows (TargetContexts)
+		add("the other λ members' parameters and Adam moments", "width", 3*3*p)
+		add("rows the duels touch, sparse differences, prequential records", "rounds", 2*T*(d+8)+T*(2*d+12))
+		add("training batch of the rows the duels touch (each member)", "rounds", 2*T*(d+2*L*w))
+		add("target sample: z, Z·Σ, S = Σ·Zᵀ, blocks, scores", "width", 3*tr*m+tr*(K+4))
+		add("candidates' state and products", "width", 32*K*(3*m+K)+32*(m+tr))
+		add("posterior covariance, precision and ψ of the duels", "width", 4*m*m+T*m*2)
+		add("policy of the committed contexts", "contexts", C)
+		return parts
+	}
 	if name == "neural-adb-plus" {
 		m := d + w
 		add("the other λ members' parameters and Adam moments", "width", 3*3*p)

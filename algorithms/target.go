@@ -42,6 +42,15 @@ type TargetOptions struct {
 	// Explore is the probability of a uniformly random duel of a random
 	// candidate context instead.
 	Explore float64
+	// Warmup sets an initial design: while n answers are in, a duel is
+	// random with probability max(Explore, m/(m + n)) (Warmup "decay") or 1
+	// for n < m (Warmup "burn-in"), m = d + w the posterior's dimension;
+	// "" keeps Explore throughout.
+	Warmup string
+	// FlatNoise reads every candidate's answer under ObjectivePredict as
+	// an observation of noise 4 (κ = 1/4, a tie's) instead of 1/μ'(margin):
+	// near-tie candidates are then not preferred for being near a tie.
+	FlatNoise bool
 	// PlusNoise reads the answer in the knowledge gradient as an observation
 	// of noise ν̂²/κ as neural-adb-plus does (false: noise 1/κ with the
 	// posterior ν̂²Σ, the exact Gaussian update).

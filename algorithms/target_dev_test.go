@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/experiments"
-	_ "github.com/neural-adb/nadb/experiments/pool"
+	"github.com/neural-adb/nadb/experiments/pool"
 	_ "github.com/neural-adb/nadb/experiments/realdata"
 )
 
@@ -127,6 +128,8 @@ func devMetrics(prob string) []devMetric {
 		return []devMetric{{"test_logloss", "test_logloss", true}, {"test_accuracy", "test_accuracy", false}, {"mean_gap", "", true}}
 	case "shuttle":
 		return []devMetric{{"test_accuracy", "test_accuracy", false}, {"mean_gap", "", true}}
+	case "letterlike":
+		return []devMetric{{"mean_gap", "", true}}
 	default:
 		return []devMetric{{"mean_gap", "", true}, {"worst_gap", "worst", true}}
 	}
@@ -183,7 +186,8 @@ func devSeeds(t *testing.T, s string) []uint64 {
 func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devMetric) ([][]float64, error) {
 	name, collect, _ := strings.Cut(variant, "@")
 	parts := strings.Split(name, ".")
-	spec := experiments.Spec{Config: algorithms.Default(), T: T, Every: 25, Seed: seed}
+	every, _ := strconv.Atoi(envOr("EVERY", "25"))
+	spec := experiments.Spec{Config: algorithms.Default(), T: T, Every: every, Seed: seed}
 	base := strings.TrimSuffix(prob, "-fresh")
 	switch base {
 	case "square", "sine", "cosine":
@@ -192,6 +196,8 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 		if strings.HasSuffix(prob, "-fresh") {
 			spec.Problem.Candidates = 20
 		}
+	case "letterlike":
+		// Built below.
 	default:
 		spec.Problem = experiments.ProblemSpec{Name: base}
 	}
@@ -200,7 +206,13 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 			return nil, err
 		}
 	}
-	p, err := spec.Problem.Build(seed)
+	var p *experiments.Problem
+	var err error
+	if base == "letterlike" {
+		p, err = letterLike(10000, seed)
+	} else {
+		p, err = spec.Problem.Build(seed)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +232,10 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 				opt.PairsPerContext = 1
 			case "explore0":
 				opt.Explore = 0
+			case "flatnoise":
+				opt.FlatNoise = true
+			case "decay", "burn-in":
+				opt.Warmup = m
 			case "targets64":
 				opt.TargetContexts = 64
 			default:
@@ -262,4 +278,51 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 		}
 	}
 	return out, nil
+}
+
+// letterLike builds a pool shaped like Letter as a dueling bandit: n
+// contexts of 16 integer features 0…15 (standardised), 26 classes (the
+// nearest of 26 random centroids), utility 2·1[arm = class], and the
+// disjoint encoding of the features with a constant (26 × 17 = 442 values
+// per row, 17 of them non-zero); answers are Bradley–Terry draws.
+func letterLike(n int, seed uint64) (*experiments.Problem, error) {
+	const K, f = 26, 16
+	d := K * (f + 1)
+	rng := rand.New(rand.NewPCG(seed, 7001))
+	cent := make([]float64, K*f)
+	for i := range cent {
+		cent[i] = float64(rng.IntN(16))
+	}
+	x := make([]float64, n*K*d)
+	util := make([]float64, n*K)
+	feat := make([]float64, f)
+	for c := range n {
+		for j := range feat {
+			feat[j] = float64(rng.IntN(16))
+		}
+		best, bestD := 0, math.Inf(1)
+		for k := range K {
+			dist := 0.0
+			for j := range feat {
+				t := feat[j] - cent[k*f+j]
+				dist += t * t
+			}
+			if dist < bestD {
+				best, bestD = k, dist
+			}
+		}
+		for a := range K {
+			row := x[(c*K+a)*d : (c*K+a+1)*d]
+			for j := range feat {
+				row[a*(f+1)+j] = (feat[j] - 7.5) / 4.6
+			}
+			row[a*(f+1)+f] = 1
+		}
+		util[c*K+best] = 2
+	}
+	pl, err := algorithms.NewPool(n, K, d, x)
+	if err != nil {
+		return nil, err
+	}
+	return pool.NewProblem(pool.Setup{Name: "letterlike", Train: pool.Part{Pool: pl, Utility: util}, Seed: seed})
 }

@@ -29,7 +29,7 @@ func (l *NeuralADBTarget) Select(o Offer) Query {
 	l.ready()
 	l.observeFresh()
 	cands := l.candidates(o)
-	if l.opt.Explore > 0 && l.rng.Float64() < l.opt.Explore {
+	if eps := l.explore(); eps > 0 && l.rng.Float64() < eps {
 		c := cands[l.rng.IntN(len(cands))].ctx
 		a, b := o.RandomPair(c, l.pool.Arms, l.rng)
 		return Query{Context: c, Arm1: a, Arm2: b}
@@ -148,7 +148,7 @@ func (l *NeuralADBTarget) predictDuels(cands []tgCand, o Offer, repeats bool) []
 				if !o.Allows(cd.ctx, a, b) || !repeats && l.asked[[3]int{cd.ctx, a, b}] {
 					continue
 				}
-				v := l.post.nu2 * plusDsigmoid(hp[a]-hp[b]) * cd.set.var2(cd.i, a, b)
+				v := l.post.nu2 * l.candKappa(hp[a]-hp[b]) * cd.set.var2(cd.i, a, b)
 				ps = append(ps, scored{a, b, finiteOrLowest(v)})
 			}
 		}
@@ -210,6 +210,9 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		beta := betas[j*R : (j+1)*R]
 		s := set.var2(i, du.a, du.b)
 		kj := plusDsigmoid(set.hp[i*K+du.a] - set.hp[i*K+du.b])
+		if l.obj != ObjectivePolicy {
+			kj = l.candKappa(set.hp[i*K+du.a] - set.hp[i*K+du.b])
+		}
 		den := nu2*s + 1/kj
 		if l.obj == ObjectivePolicy {
 			scale := nu2 / math.Sqrt(den)
@@ -238,4 +241,28 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	}
 	l.scores = out
 	return out
+}
+
+// explore returns the probability of a random duel this round (Explore,
+// or the Warmup schedule).
+func (l *NeuralADBTarget) explore() float64 {
+	n, m := float64(len(l.model.duels)+len(l.pendRows)), float64(l.post.m)
+	switch l.opt.Warmup {
+	case "decay":
+		return max(l.opt.Explore, m/(m+n))
+	case "burn-in":
+		if n < m {
+			return 1
+		}
+	}
+	return l.opt.Explore
+}
+
+// candKappa is the precision of a candidate's answer under ObjectivePredict:
+// μ'(margin), or 1/4 with FlatNoise.
+func (l *NeuralADBTarget) candKappa(margin float64) float64 {
+	if l.opt.FlatNoise {
+		return 0.25
+	}
+	return plusDsigmoid(margin)
 }
