@@ -152,11 +152,15 @@ func NewNeuralADBTarget(env Env, opt TargetOptions) (*NeuralADBTarget, error) {
 	return l, nil
 }
 
-// contextRows returns the K feature rows of pool context c (read only).
+// contextRows returns the K feature rows of pool context c (read only,
+// valid until the next call: it may alias the pool's storage or a buffer).
 func (l *NeuralADBTarget) contextRows(c int) []float64 {
-	p := l.pool
-	per := p.Arms * p.Dim
-	return p.X[c*per : (c+1)*per]
+	K := l.pool.Arms
+	x := l.pool.RowsTo(l.ctxBuf, c*K, (c+1)*K)
+	if !l.pool.Contiguous(c*K, (c+1)*K) {
+		l.ctxBuf = x
+	}
+	return x
 }
 
 // fresh reports whether the pool is in the fresh-context reading.

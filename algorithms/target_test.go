@@ -1,0 +1,222 @@
+package algorithms
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// targetPool is a pool of C contexts × K arms in the disjoint encoding of
+// f features and a constant (mostly zeros), with a hidden linear utility.
+func targetPool(t *testing.T, C, K, f int, seed uint64) (*Pool, []float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 9))
+	d := K * (f + 1)
+	x := make([]float64, C*K*d)
+	theta := make([]float64, d)
+	for i := range theta {
+		theta[i] = rng.NormFloat64()
+	}
+	util := make([]float64, C*K)
+	for c := range C {
+		feat := make([]float64, f)
+		for j := range feat {
+			feat[j] = rng.NormFloat64()
+		}
+		for a := range K {
+			row := x[(c*K+a)*d : (c*K+a+1)*d]
+			copy(row[a*(f+1):], feat)
+			row[a*(f+1)+f] = 1
+			for j, v := range row {
+				util[c*K+a] += v * theta[j]
+			}
+		}
+	}
+	p, err := NewPool(C, K, d, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, util
+}
+
+// TestTargetSparseFirstLayer: the first layer through the non-zeros gives
+// the dense product's outputs and gradient (to rounding).
+func TestTargetSparseFirstLayer(t *testing.T) {
+	p, _ := targetPool(t, 5, 6, 3, 1)
+	cfg := Default()
+	m, err := newTGModel(Env{Pool: p, Config: cfg, Seed: 3}, DefaultTargetOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := &m.members[0].net
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := range net.net.Theta {
+		net.net.Theta[i] += 0.1 * rng.NormFloat64()
+	}
+	net.net.SetTheta(net.net.Theta)
+	net.syncT()
+	rows := newTGRows(p.Dim)
+	for n := range p.Rows() {
+		rows.add(p.RowTo(nil, n))
+	}
+	if rows.denseEnough() {
+		t.Fatal("the disjoint pool should be sparse")
+	}
+	var sb tgBatch
+	net.forward(rows, nil, &sb)
+	// Dense reference: the same batch with every stored value.
+	dense := &tgRows{dim: rows.dim, ptr: []int32{0}}
+	for n := range p.Rows() {
+		x := p.RowTo(nil, n)
+		for j, v := range x {
+			dense.idx = append(dense.idx, int32(j))
+			dense.val = append(dense.val, v)
+		}
+		dense.ptr = append(dense.ptr, int32(len(dense.idx)))
+	}
+	var db tgBatch
+	net.forward(dense, nil, &db)
+	c := make([]float64, sb.rows)
+	for i := range c {
+		c[i] = rng.NormFloat64()
+	}
+	gs, gd := make([]float64, len(net.net.Theta)), make([]float64, len(net.net.Theta))
+	net.backward(rows, nil, &sb, c, gs, make([]float64, p.Dim*cfg.Width))
+	net.backward(dense, nil, &db, c, gd, make([]float64, p.Dim*cfg.Width))
+	for i := range sb.out {
+		if math.Abs(sb.out[i]-db.out[i]) > 1e-12*(1+math.Abs(db.out[i])) {
+			t.Fatalf("output %d: sparse %v, dense %v", i, sb.out[i], db.out[i])
+		}
+	}
+	for i := range gs {
+		if math.Abs(gs[i]-gd[i]) > 1e-10*(1+math.Abs(gd[i])) {
+			t.Fatalf("gradient %d: sparse %v, dense %v", i, gs[i], gd[i])
+		}
+	}
+}
+
+// TestTargetNewtonCG: the conjugate-gradient Newton steps in u reach the
+// minimiser that a dense Newton solve on the same loss reaches.
+func TestTargetNewtonCG(t *testing.T) {
+	p, util := targetPool(t, 30, 5, 4, 2)
+	opt := DefaultTargetOptions()
+	opt.NewtonIters = 30
+	m, err := newTGModel(Env{Pool: p, Config: Default(), Seed: 1}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	d := p.Dim
+	for range 200 {
+		c := rng.IntN(p.Contexts)
+		a := rng.IntN(p.Arms)
+		b := (a + 1 + rng.IntN(p.Arms-1)) % p.Arms
+		if rng.Float64() > 1/(1+math.Exp(-(util[c*p.Arms+a]-util[c*p.Arms+b]))) {
+			a, b = b, a
+		}
+		m.record(p.Row(c, a), p.Row(c, b), p.Feature(c, a), p.Feature(c, b), false, nil, nil)
+	}
+	lin := m.members[len(m.members)-1]
+	m.newtonU(lin)
+	// Gradient of the loss at the result: Σ_s −(1−σ(uᵀz_s)) z_s + λu u.
+	g := make([]float64, d)
+	for i := range g {
+		g[i] = opt.LambdaU * lin.u[i]
+	}
+	z := make([]float64, d)
+	for s := range m.duels {
+		m.zd.dense(z, s)
+		q := 1 / (1 + math.Exp(-m.zd.dot(s, lin.u)))
+		for i := range g {
+			g[i] -= (1 - q) * z[i]
+		}
+	}
+	if n := mat.Norm(mat.NewVecDense(d, g), 2); n > 1e-8 {
+		t.Errorf("gradient norm at the Newton–CG result %v, want ≈ 0", n)
+	}
+}
+
+// TestTargetBatchExact: SelectBatch's k duels are distinct, and a batch
+// chosen with pending duels equals the sequence of Select and Pend.
+func TestTargetBatchExact(t *testing.T) {
+	p, _ := targetPool(t, 40, 6, 3, 3)
+	env := Env{Pool: p, Config: Default(), Seed: 11}
+	mk := func() *NeuralADBTarget {
+		l, err := NewNeuralADBTarget(env, DefaultTargetOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 45 { // two retrains
+			c := i % p.Contexts
+			l.Observe(Query{Context: c, Arm1: i % 6, Arm2: (i + 1) % 6}, Feedback(i%2))
+		}
+		return l
+	}
+	a := SelectBatch(mk(), p, Offer{}, 12)
+	seen := map[[3]int]bool{}
+	for _, q := range a {
+		k := [3]int{q.Context, min(q.Arm1, q.Arm2), max(q.Arm1, q.Arm2)}
+		if seen[k] {
+			t.Fatalf("duel %v twice in a batch", q)
+		}
+		seen[k] = true
+	}
+	l := mk()
+	var b []Query
+	for range 12 {
+		q := l.Select(Offer{}.Without(p, b))
+		b = append(b, q)
+		l.Pend(q)
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("duel %d: SelectBatch %v, Select+Pend %v", i, a[i], b[i])
+		}
+	}
+}
+
+// TestTargetDeferredRetrain: answers replayed in bulk (no Select between
+// them) cost one retrain at the next Select, and the learner then proposes
+// a valid duel.
+func TestTargetDeferredRetrain(t *testing.T) {
+	p, _ := targetPool(t, 50, 4, 2, 4)
+	opt := DefaultTargetOptions()
+	opt.DeferAfter = 100
+	l, err := NewNeuralADBTarget(Env{Pool: p, Config: Default(), Seed: 2}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	for range 400 {
+		q := Offer{}.RandomQuery(p, rng)
+		l.Observe(q, Feedback(rng.IntN(2)))
+	}
+	// 100 answers retrain every 20 (5 retrains), the next 300 wait.
+	if got := l.model.version; got != 5 {
+		t.Errorf("%d retrains during the bulk replay, want 5", got)
+	}
+	q := l.Select(Offer{})
+	if got := l.model.version; got != 6 {
+		t.Errorf("%d retrains after the next Select, want 6", got)
+	}
+	if err := (Offer{}).Check(p, q); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestTargetMemoryEstimate: on the Letter-like pool of the scale budget
+// (10,000 contexts × 26 arms × 442 features, T = 1000) the estimate stays
+// far below what a dense per-row state would need.
+func TestTargetMemoryEstimate(t *testing.T) {
+	s := Shape{Contexts: 10000, Arms: 26, Dim: 442}
+	got := MemoryTotal(EstimateMemory("neural-adb-target", s, Default(), 1000))
+	if got > 0.5e9 {
+		t.Errorf("estimate %.2f GB for the learner's state, want < 0.5 GB", got/1e9)
+	}
+	plus := MemoryTotal(EstimateMemory("neural-adb-plus", s, Default(), 1000))
+	if got > plus/3 {
+		t.Errorf("estimate %.2f GB, not below a third of neural-adb-plus's %.2f GB", got/1e9, plus/1e9)
+	}
+}
