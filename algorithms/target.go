@@ -51,6 +51,15 @@ type TargetOptions struct {
 	// an observation of noise 4 (κ = 1/4, a tie's) instead of 1/μ'(margin):
 	// near-tie candidates are then not preferred for being near a tie.
 	FlatNoise bool
+	// OwnContext counts, under ObjectivePredict, the target duels of the
+	// candidate's own context; false leaves them out (the score is about
+	// new contexts, so what a duel teaches about its own context's other
+	// answers does not count).
+	OwnContext bool
+	// UniformCalibration: the members' ranking and the calibration (τ̂, ν̂)
+	// are fitted on the duels not chosen by the acquisition rule only
+	// (random duels and foreign answers).
+	UniformCalibration bool
 	// PlusNoise reads the answer in the knowledge gradient as an observation
 	// of noise ν̂²/κ as neural-adb-plus does (false: noise 1/κ with the
 	// posterior ν̂²Σ, the exact Gaussian update).
@@ -96,6 +105,7 @@ type NeuralADBTarget struct {
 	resGen  uint64
 
 	asked      map[[3]int]bool
+	ruled      map[Query]int // duels proposed by the acquisition rule, not yet answered
 	pend       pending
 	pendRows   [][2]int // pool rows of pending duels
 	retrainDue bool
@@ -145,7 +155,7 @@ func NewNeuralADBTarget(env Env, opt TargetOptions) (*NeuralADBTarget, error) {
 		rng:  NewStream(env.Seed, streamSelect), trng: NewStream(env.Seed, streamTarget), seed: env.Seed,
 		tgt:   newTGBlocks(p.Arms, p.Dim, p.Dim+w, true),
 		cand:  newTGBlocks(p.Arms, p.Dim, p.Dim+w, false),
-		asked: map[[3]int]bool{}, gen: p.Generation(), polVer: -1, two: newTGRows(p.Dim),
+		asked: map[[3]int]bool{}, ruled: map[Query]int{}, gen: p.Generation(), polVer: -1, two: newTGRows(p.Dim),
 	}
 	l.post.rebuild(m.current(), opt.LambdaU, nil, nil)
 	l.drawTargets()
@@ -311,14 +321,29 @@ func (l *NeuralADBTarget) Observe(q Query, y Feedback) {
 	key := [3]int{q.Context, min(win, lose), max(win, lose)}
 	first := !l.asked[key]
 	l.asked[key] = true
+	// The prequential records that rank the members and calibrate τ̂, ν̂
+	// score first-time duels; with UniformCalibration only those not chosen
+	// by the acquisition rule (the random duels, and answers to foreign
+	// queries), so that the calibration is fitted on duels distributed as
+	// the scored ones.
+	scored := first
+	if l.ruled[q] > 0 {
+		l.ruled[q]--
+		if l.ruled[q] == 0 {
+			delete(l.ruled, q)
+		}
+		if l.opt.UniformCalibration {
+			scored = false
+		}
+	}
 	var hw, hl []float64
 	pending := l.pend.take(q)
 	if pending {
 		l.dropPending(rw, rl)
 	}
-	if first || !pending && !l.retrainDue {
+	if scored || !pending && !l.retrainDue {
 		hbar, hp, psi := l.pairState(xw, xl)
-		if first {
+		if scored {
 			nm := len(l.model.members)
 			hw, hl = make([]float64, nm), make([]float64, nm)
 			t := l.two
@@ -332,7 +357,7 @@ func (l *NeuralADBTarget) Observe(q Query, y Feedback) {
 			l.post.update(psi, plusDsigmoid(hp), l.tgt)
 		}
 	}
-	l.model.record(rw, rl, xw, xl, first, hw, hl)
+	l.model.record(rw, rl, xw, xl, scored, hw, hl)
 	if len(l.model.duels)%l.cfg.RetrainEvery == 0 {
 		l.retrainDue = true
 	}
@@ -522,5 +547,3 @@ var _ interface {
 	Pender
 	Scorer
 } = (*NeuralADBTarget)(nil)
-
-

@@ -232,9 +232,13 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 				opt.PairsPerContext = 1
 			case "explore0":
 				opt.Explore = 0
+			case "unical":
+				opt.UniformCalibration = true
+			case "owncontext":
+				opt.OwnContext = true
 			case "flatnoise":
 				opt.FlatNoise = true
-			case "decay", "burn-in":
+			case "decay", "burn-in", "burn-decay":
 				opt.Warmup = m
 			case "targets64":
 				opt.TargetContexts = 64

@@ -49,7 +49,9 @@ func (l *NeuralADBTarget) Select(o Offer) Query {
 	scores := l.acquire(cands, duels)
 	j := ArgmaxRand(scores, -1, l.rng)
 	d := duels[j]
-	return Query{Context: cands[d.k].ctx, Arm1: d.a, Arm2: d.b}
+	q := Query{Context: cands[d.k].ctx, Arm1: d.a, Arm2: d.b}
+	l.ruled[q]++
+	return q
 }
 
 // candidates returns up to Candidates offered contexts: uniformly among the
@@ -230,14 +232,18 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			out = append(out, total)
 			continue
 		}
-		total := 0.0
+		total, n := 0.0, 0
 		for p, tp := range l.tpairs {
 			ti, a, b := int(tp[0]), int(tp[1]), int(tp[2])
+			if !l.opt.OwnContext && set == t && ti == i {
+				continue
+			}
+			n++
 			c := nu2 * (beta[ti*K+a] - beta[ti*K+b])
 			rho2 := c * c / (den * tden[p])
 			total -= 0.5 * math.Log1p(-min(rho2, 1-1e-12))
 		}
-		out = append(out, total/float64(len(l.tpairs)))
+		out = append(out, total/float64(max(n, 1)))
 	}
 	l.scores = out
 	return out
@@ -254,6 +260,8 @@ func (l *NeuralADBTarget) explore() float64 {
 		if n < m {
 			return 1
 		}
+	case "burn-decay":
+		return min(1, max(l.opt.Explore, m/n))
 	}
 	return l.opt.Explore
 }

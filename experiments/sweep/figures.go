@@ -31,6 +31,10 @@ func FigureSpecs() []FigureSpec {
 		{"plus-ablation", figPlusAblation},
 		{"plus-real-cems", figPlusCEMS},
 		{"plus-real-shuttle", figPlusShuttle},
+		{"target-main", figTargetMain},
+		{"target-fresh", figTargetFresh},
+		{"target-real-cems", figTargetCEMS},
+		{"target-real-shuttle", figTargetShuttle},
 	}, choiceFigures()...)
 }
 

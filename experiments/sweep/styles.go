@@ -26,6 +26,7 @@ var displayNames = map[string]string{
 	"neural-adb-lookahead-ucb": "neural-adb-ucb, lookahead contexts (ours)",
 	"neural-adb-lookahead-ts":  "neural-adb-ts, lookahead contexts (ours)",
 	"neural-adb-plus":          "neural-adb-plus (ours)",
+	"neural-adb-target":        "neural-adb-target (ours)",
 }
 
 // DisplayName is the legend label of an algorithm.
@@ -66,6 +67,7 @@ var styles = map[string]plotfig.Style{
 	"neural-adb-lookahead-ucb": {Color: plotfig.Purple, Dashes: plotfig.LongDash, Marker: plotfig.Circle},
 	"neural-adb-lookahead-ts":  {Color: plotfig.Purple, Dashes: plotfig.LongDash, Marker: plotfig.Triangle},
 	"neural-adb-plus":          {Color: plotfig.Black, Marker: plotfig.Star, Width: vg.Points(1.3)},
+	"neural-adb-target":        {Color: plotfig.Rose, Marker: plotfig.Star, Width: vg.Points(1.3)},
 }
 
 // fallbackMarkers are markers no fixed style uses: an unregistered
