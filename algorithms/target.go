@@ -42,10 +42,11 @@ type TargetOptions struct {
 	// Explore is the probability of a uniformly random duel of a random
 	// candidate context instead.
 	Explore float64
-	// Warmup sets an initial design: while n answers are in, a duel is
-	// random with probability max(Explore, m/(m + n)) (Warmup "decay") or 1
-	// for n < m (Warmup "burn-in"), m = d + w the posterior's dimension;
-	// "" keeps Explore throughout.
+	// Warmup sets an initial design of random duels: with n answers in
+	// (and pending), a duel is random with probability min(1, max(Explore,
+	// m/n)) ("burn-decay": m random duels, then a share decaying as m/n),
+	// max(Explore, m/(m + n)) ("decay") or 1 for n < m ("burn-in"), m = d + w
+	// the posterior's dimension; "" keeps Explore throughout.
 	Warmup string
 	// FlatNoise reads every candidate's answer under ObjectivePredict as
 	// an observation of noise 4 (κ = 1/4, a tie's) instead of 1/μ'(margin):
@@ -74,7 +75,7 @@ func DefaultTargetOptions() TargetOptions {
 		Steps: o.Steps, StepBudget: o.StepBudget, MaxSteps: o.MaxSteps, LearningRate: o.LearningRate,
 		PreqHalfLife: o.PreqHalfLife, MaxBatch: 1024,
 		Candidates: o.Candidates, PairsPerContext: 2, TargetContexts: 256, TargetPairs: 1024,
-		Explore: o.Explore, DeferAfter: 1000,
+		Explore: o.Explore, DeferAfter: 1000, Warmup: "burn-decay", FlatNoise: true,
 	}
 }
 

@@ -238,6 +238,10 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 				opt.OwnContext = true
 			case "flatnoise":
 				opt.FlatNoise = true
+			case "peakednoise":
+				opt.FlatNoise = false
+			case "nowarmup":
+				opt.Warmup = ""
 			case "decay", "burn-in", "burn-decay":
 				opt.Warmup = m
 			case "targets64":

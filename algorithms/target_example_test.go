@@ -32,7 +32,7 @@ func ExampleNeuralADBTarget() {
 		fmt.Printf("context %d: arm %d or arm %d?\n", q.Context, q.Arm1, q.Arm2)
 	}
 	// Output:
-	// context 24: arm 0 or arm 1?
-	// context 5: arm 1 or arm 2?
-	// context 19: arm 0 or arm 1?
+	// context 7: arm 2 or arm 0?
+	// context 3: arm 0 or arm 2?
+	// context 28: arm 0 or arm 3?
 }

@@ -114,7 +114,7 @@ type Family struct {
 var Families = []Family{
 	{"Neural-ADB (UCB arm rule): the paper's context rule and ours", []string{"neural-adb-ucb", "neural-adb-ucb-randctx", "neural-adb-tsctx-ucb", "neural-adb-lookahead-ucb"}},
 	{"Neural-ADB (TS arm rule): the paper's context rule and ours", []string{"neural-adb-ts", "neural-adb-ts-randctx", "neural-adb-tsctx-ts", "neural-adb-lookahead-ts"}},
-	{"Other learners on the paper's network", []string{"neural-adb-apo", "ae-borda-nn", "random-nn", "neural-adb-plus"}},
+	{"Other learners on the paper's network", []string{"neural-adb-apo", "ae-borda-nn", "random-nn", "neural-adb-plus", "neural-adb-target"}},
 	{"Linear learners", []string{"apo", "ae-borda", "ae-dpo", "random"}},
 }
 
