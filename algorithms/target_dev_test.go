@@ -232,6 +232,8 @@ func devRun(prob, variant string, seed uint64, T int, grid []int, metrics []devM
 				opt.PairsPerContext = 1
 			case "explore0":
 				opt.Explore = 0
+			case "explore1":
+				opt.Explore = 1
 			case "unical":
 				opt.UniformCalibration = true
 			case "owncontext":

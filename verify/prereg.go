@@ -113,6 +113,8 @@ func PreregRuns(id string) ([]experiments.Spec, error) {
 		return figureRuns(ids...)
 	case "plus-ablation-30":
 		return figureRuns("plus-ablation")
+	case "target":
+		return targetPreregRuns(figureRuns)
 	case "plus-confirm-31-60":
 		sc := Paper
 		sc.FirstSeed = ConfirmFirstSeed
