@@ -1,6 +1,7 @@
 package algorithms
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -218,5 +219,15 @@ func TestTargetMemoryEstimate(t *testing.T) {
 	plus := MemoryTotal(EstimateMemory("neural-adb-plus", s, Default(), 1000))
 	if got > plus/3 {
 		t.Errorf("estimate %.2f GB, not below a third of neural-adb-plus's %.2f GB", got/1e9, plus/1e9)
+	}
+}
+
+// TestTargetFrozen pins neural-adb-target's configuration as registered for
+// its evaluation (verify/prereg/target.json): a change of any default
+// option needs a new registration (and a new evaluation).
+func TestTargetFrozen(t *testing.T) {
+	const frozen = "{Lambdas:[1 10 100 +Inf] LambdaU:1 NewtonIters:3 Steps:25 StepBudget:12500 MaxSteps:200 LearningRate:0.001 PreqHalfLife:200 MaxBatch:1024 Candidates:32 PairsPerContext:2 TargetContexts:256 TargetPairs:1024 DeferAfter:1000 Explore:0.1 Warmup:burn-decay FlatNoise:true OwnContext:false UniformCalibration:false PlusNoise:false}"
+	if got := fmt.Sprintf("%+v", DefaultTargetOptions()); got != frozen {
+		t.Errorf("DefaultTargetOptions changed since its registration:\n got %s\nwant %s", got, frozen)
 	}
 }
