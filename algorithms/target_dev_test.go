@@ -53,9 +53,7 @@ func TestTargetDev(t *testing.T) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				for j := range jobs {
 					got, err := devRun(prob, variants[j.v], seeds[j.s], T, grid, metrics)
 					if err != nil {
@@ -70,7 +68,7 @@ func TestTargetDev(t *testing.T) {
 					}
 					mu.Unlock()
 				}
-			}()
+			})
 		}
 		for v := range variants {
 			vals[v] = make([][][]float64, len(metrics))
@@ -165,7 +163,7 @@ func envOr(k, def string) string {
 
 func devSeeds(t *testing.T, s string) []uint64 {
 	var out []uint64
-	for _, part := range strings.Split(s, ",") {
+	for part := range strings.SplitSeq(s, ",") {
 		lo, hi, ok := strings.Cut(part, "-")
 		a, _ := strconv.ParseUint(lo, 10, 64)
 		b := a

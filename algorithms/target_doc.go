@@ -122,4 +122,4 @@ package algorithms
 // prequential records of those answers use the model before it).
 //
 // Development runs (seeds ≥ 101 and splits ≥ 101 only) are logged in
-// target_devlog.md; the evaluation is pre-registered in target_prereg.md.
+// target_devlog.md; the evaluation is pre-registered in verify/prereg/target.json.

@@ -8,11 +8,10 @@ import (
 )
 
 // The evaluation of neural-adb-target (ours, algorithms/target_doc.go),
-// pre-registered in algorithms/target_prereg.md before any of these runs:
+// pre-registered in verify/prereg/target.json before any of these runs:
 // the learner against its passive twin (the same model, uniformly random
 // duels: Config.Collect passive) and against neural-adb-plus, on seeds
-// 1…PlusSeeds, checkpoints every TargetEvery rounds so that the
-// learning-curve grid (TargetGrid) is on them.
+// 1…PlusSeeds.
 //
 //	target-main        Square, Sine, Cosine, fixed pool (objective policy)
 //	target-fresh       the same, fresh contexts (M = FreshM; objective policy)
@@ -98,12 +97,14 @@ func figTargetFresh(sc Scale) Figure {
 }
 
 // targetReal is the real-data figure base with one row: neural-adb-target,
-// its passive twin, neural-adb-plus and the linear learner with random duels.
+// its passive twin and neural-adb-plus (the linear learner with random
+// duels, against which claim 10c is also read, is in plus-real-*: same
+// runs).
 func targetReal(sc Scale, base Figure, caption, id string) Figure {
 	p, _ := ChoiceProblemOf(id)
 	base.Caption = fmt.Sprintf(caption, TargetObjective(p), PlusSeeds(sc))
 	base.Seeds = PlusSeeds(sc)
-	base.Rows = []Row{targetRow(sc, p, []string{"neural-adb-plus", "random"})}
+	base.Rows = []Row{targetRow(sc, p, []string{"neural-adb-plus"})}
 	base.ByFamily = false
 	base.Dir = "target"
 	base.Tables = writePlusTables
@@ -111,9 +112,9 @@ func targetReal(sc Scale, base Figure, caption, id string) Figure {
 }
 
 func figTargetCEMS(sc Scale) Figure {
-	return targetReal(sc, figCEMS(sc), "neural-adb-target (ours, objective %s), its passive twin, neural-adb-plus and the linear learner with random duels on CEMSChoice (real answers replayed): held-out log-loss, accuracy and Copeland gap on 101 held-out students, and the training students' mean Copeland gap, vs duels; %d random splits", "cems")
+	return targetReal(sc, figCEMS(sc), "neural-adb-target (ours, objective %s), its passive twin and neural-adb-plus on CEMSChoice (real answers replayed): held-out log-loss, accuracy and Copeland gap on 101 held-out students, and the training students' mean Copeland gap, vs duels; %d random splits", "cems")
 }
 
 func figTargetShuttle(sc Scale) Figure {
-	return targetReal(sc, figShuttle(sc), "neural-adb-target (ours, objective %s), its passive twin, neural-adb-plus and the linear learner with random duels on Statlog Shuttle as a dueling bandit: pool mean gap, average regret, held-out accuracy and balanced accuracy on 2,000 samples, vs duels; %d random pools", "shuttle")
+	return targetReal(sc, figShuttle(sc), "neural-adb-target (ours, objective %s), its passive twin and neural-adb-plus on Statlog Shuttle as a dueling bandit: pool mean gap, average regret, held-out accuracy and balanced accuracy on 2,000 samples, vs duels; %d random pools", "shuttle")
 }
