@@ -111,6 +111,7 @@ type NeuralADBTarget struct {
 	pendRows   [][2]int // pool rows of pending duels
 	retrainDue bool
 	idle       int // answers observed since the last Select, Pend, Policy or Score
+	replay     replaySchedule
 	psiBuf     []float64
 
 	// Policy cache.
@@ -363,9 +364,25 @@ func (l *NeuralADBTarget) Observe(q Query, y Feedback) {
 		l.retrainDue = true
 	}
 	l.idle++
-	if l.idle <= l.opt.DeferAfter {
-		l.retrain()
+	if l.idle > l.opt.DeferAfter {
+		return
 	}
+	if l.replay.on && !l.replay.due(len(l.model.duels)) {
+		return // a replay retrains at RetrainEvery·2^k answers (replay.go)
+	}
+	l.retrain()
+}
+
+// BeginReplay implements Replayer: until EndReplay, retraining happens at
+// RetrainEvery·2^k answers only (replay.go).
+func (l *NeuralADBTarget) BeginReplay() {
+	l.replay = replaySchedule{on: true, next: l.cfg.RetrainEvery}
+}
+
+// EndReplay implements Replayer: the retraining that was deferred.
+func (l *NeuralADBTarget) EndReplay() {
+	l.replay = replaySchedule{}
+	l.retrain()
 }
 
 // dropPending removes one pending duel of rows {a, b}.
@@ -547,4 +564,5 @@ var _ interface {
 	Learner
 	Pender
 	Scorer
+	Replayer
 } = (*NeuralADBTarget)(nil)

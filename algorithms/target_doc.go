@@ -119,7 +119,10 @@ package algorithms
 // than DeferAfter answers arrive without a Select, Pend, Policy or Score in
 // between (answers replayed in bulk), retraining waits for the next such
 // call: one retrain instead of one per Config.RetrainEvery answers (the
-// prequential records of those answers use the model before it).
+// prequential records of those answers use the model before it); between
+// BeginReplay and EndReplay (Replayer, replay.go) it retrains at
+// RetrainEvery·2^k answers and once at EndReplay. Experiment runs never
+// replay and never wait: every run retrains every RetrainEvery answers.
 //
 // Development runs (seeds ≥ 101 and splits ≥ 101 only) are logged in
 // target_devlog.md; the evaluation is pre-registered in verify/prereg/target.json.

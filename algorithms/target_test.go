@@ -207,6 +207,28 @@ func TestTargetDeferredRetrain(t *testing.T) {
 	}
 }
 
+// TestTargetReplay: between BeginReplay and EndReplay the learner retrains
+// at 20, 40, 80, … answers and once at EndReplay.
+func TestTargetReplay(t *testing.T) {
+	p, _ := targetPool(t, 50, 4, 2, 5)
+	l, err := NewNeuralADBTarget(Env{Pool: p, Config: Default(), Seed: 3}, DefaultTargetOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	BeginReplay(l)
+	for range 400 {
+		l.Observe(Offer{}.RandomQuery(p, rng), Feedback(rng.IntN(2)))
+	}
+	if got := l.model.version; got != 5 { // 20, 40, 80, 160, 320
+		t.Errorf("%d retrains during the replay, want 5", got)
+	}
+	EndReplay(l)
+	if got := l.model.version; got != 6 {
+		t.Errorf("%d retrains after EndReplay, want 6", got)
+	}
+}
+
 // TestTargetMemoryEstimate: on the Letter-like pool of the scale budget
 // (10,000 contexts × 26 arms × 442 features, T = 1000) the estimate stays
 // far below what a dense per-row state would need.
