@@ -42,7 +42,9 @@ func TargetObjective(p ChoiceProblem) algorithms.Objective {
 // set it; its passive twin is Twin of it).
 func TargetSpec(sc Scale, p ChoiceProblem) experiments.Spec {
 	s := ChoiceSpec(sc, "neural-adb-target", p)
-	s.Config.Objective = TargetObjective(p)
+	if o := TargetObjective(p); o != algorithms.ObjectivePredict {
+		s.Config.Objective = o // predict is the zero value (as the cache stores it)
+	}
 	return s
 }
 
