@@ -62,6 +62,17 @@
 // uniformly at random among the tied maxima. The lookahead rule needs the
 // dense kernel and refuses larger pools.
 //
+// A Pool's features stay in the precision and the place they came in
+// (pool.go): float64 or float32, in memory or in a read-only mapped file,
+// possibly a View of some contexts. Learners read them through RowsTo,
+// FeatureTo, AppendRows and Blocks (converted a block of BlockRows rows at a
+// time, aliased when already contiguous float64), so no learner holds a
+// dense float64 copy of a large pool; NeuralModel's trainer keeps only the
+// rows duels use, and its row scores are recomputed when next read after a
+// retrain, not at every retrain. Replaying a log of answers coalesces the
+// retraining (Replayer, replay.go), and Config.Consider offers a rule a
+// random subset of the contexts per query (Subsample, subsample.go).
+//
 // # Registered algorithms
 //
 // Every algorithm registers itself under a name in an init function of its own

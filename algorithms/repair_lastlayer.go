@@ -79,6 +79,12 @@ func (ll *lastLayer) embed(m *NeuralModel) {
 	if ll.batch == nil {
 		ll.batch = mlp.NewBatch(a, min(rows-from, BlockRows))
 	}
+	// The same forward pass gives the network's output h of every row: when
+	// the model's row scores wait for a refresh at this θ (NeuralModel.stale),
+	// they are taken from it instead of a second pass over the pool (the
+	// same bits: a row's output does not depend on its batch).
+	m.sync()
+	fill := from == 0 && m.stale
 	ll.emb = ll.emb[:from*ll.w]
 	for start := from; start < rows; start += BlockRows {
 		n := min(BlockRows, rows-start)
@@ -86,6 +92,12 @@ func (ll *lastLayer) embed(m *NeuralModel) {
 		p.AppendRows(ll.batch.H[0][:0], start, start+n)
 		m.Net.Forward(ll.batch)
 		ll.emb = append(ll.emb, ll.batch.H[a.Depth][:n*ll.w]...)
+		if fill {
+			copy(m.rows.S[start:start+n], ll.batch.Out[:n])
+		}
+	}
+	if fill {
+		m.stale = false
 	}
 	ll.done = p.Committed() * p.Arms
 }
