@@ -49,6 +49,7 @@ func Table() []Claim {
 	claims = append(claims, freshClaims()...)
 	claims = append(claims, plusClaims()...)
 	claims = append(claims, choiceClaims()...)
+	claims = append(claims, targetClaims()...)
 	return claims
 }
 
