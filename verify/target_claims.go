@@ -18,8 +18,8 @@ import (
 // the user scores is never worse than its passive twin, saves half the
 // labels, and is no worse than neural-adb-plus and the linear learner.
 // Pre-registered in verify/prereg/target.json (claim 10d, the cost, is a
-// measurement recorded in figures/target/target-costs.md) before any of
-// their paper-scale runs; the runs are those of figures/target
+// measurement to be recorded with the figures) before any of
+// their paper-scale runs; the runs are those of the target-* figures
 // (sweep.TargetSpec, its twin sweep.Twin, the comparators sweep.ChoiceSpec).
 
 const targetAlgo = "neural-adb-target"
@@ -62,7 +62,7 @@ func targetNeverWorse() Claim {
 	return Claim{
 		ID:        "10a",
 		Claim:     "neural-adb-target is never significantly worse than its passive twin at any checkpoint of the learning-curve grid (T = 25, 50, 100, 200, 400, 700, 1000) on Square, Sine and Cosine (fixed pool and fresh contexts), CEMSChoice and Statlog Shuttle held out",
-		Source:    "ours (figures/target; pre-registered in verify/prereg/target.json)",
+		Source:    "ours (algorithms/target_doc.go; pre-registered in verify/prereg/target.json)",
 		Statistic: "per seed, the primary metric of figures/choice at every checkpoint of the grid, for neural-adb-target and its passive twin (same seed)",
 		Test:      "one-sided paired t-tests that the twin is better, one per problem and checkpoint, Holm-corrected across all of them (the Wilcoxon signed-rank test shown for the smallest); holds if none is significant at 5%",
 		Seeds:     plusSeeds,
@@ -126,7 +126,7 @@ func targetSavings() Claim {
 	return Claim{
 		ID:        "10b",
 		Claim:     "neural-adb-target needs at most half the labels (500 of 1000) to match its passive twin on Square and Cosine (fixed pool), CEMSChoice and Statlog Shuttle held out",
-		Source:    "ours (figures/target; pre-registered in verify/prereg/target.json)",
+		Source:    "ours (algorithms/target_doc.go; pre-registered in verify/prereg/target.json)",
 		Statistic: "labels-to-match on the primary metric (the smallest t at which the learner's mean reaches the twin's mean at T, interpolated on the grid) with its 95% percentile bootstrap interval over seeds",
 		Test:      "per problem: holds if the interval's upper end is at most T/2, not resolved if only the point value is, does not hold if the point value is above T/2; a problem whose twin reaches the full-data reference is exempt (10a only). Holds if every other problem holds",
 		Seeds:     plusSeeds,
@@ -198,7 +198,7 @@ func targetNoWorse() Claim {
 	return Claim{
 		ID:        "10c",
 		Claim:     "neural-adb-target's fixed-pool mean gap at T is no worse than neural-adb-plus's on Square, Sine and Cosine, and its held-out CEMSChoice log-loss is no worse than the linear learner's with random duels",
-		Source:    "ours (figures/target; pre-registered in verify/prereg/target.json)",
+		Source:    "ours (algorithms/target_doc.go; pre-registered in verify/prereg/target.json)",
 		Statistic: "per seed, the final mean gap of neural-adb-target and neural-adb-plus on each synthetic problem (fixed pool); per split, the final held-out log-loss of neural-adb-target and of random on CEMSChoice",
 		Test:      "one-sided paired t-tests that neural-adb-plus is lower, Holm-corrected across the three problems; and neural-adb-target's mean CEMSChoice log-loss against random's on the same splits; holds if no test is significant and the mean is no higher",
 		Seeds:     plusSeeds,
@@ -280,7 +280,7 @@ var targetRecorded = map[string]map[string]Verdict{
 }
 
 var targetWhy = map[string]string{
-	"10a": "pending at paper scale (pre-registered in verify/prereg/target.json; decided once figures/target has run with the final code); at reduced scale (5 seeds; Square and Cosine at T = 500, CEMSChoice at T = 250) no problem and checkpoint has the twin significantly better after Holm's correction (the closest, Cosine at t = 400: adjusted p = 0.26)",
+	"10a": "pending at paper scale (pre-registered in verify/prereg/target.json; decided once the target-* figures have run with the final code); at reduced scale (5 seeds; Square and Cosine at T = 500, CEMSChoice at T = 250) no problem and checkpoint has the twin significantly better after Holm's correction (the closest, Cosine at t = 400: adjusted p = 0.26)",
 	"10b": "pending at paper scale (pre-registered in verify/prereg/target.json; the exemption of a twin at the full-data reference is to be read from the references when it runs); at reduced scale labels-to-match is 305 of 500 on Square, 494 on Cosine and beyond T on CEMSChoice, above half the duels on each",
 	"10c": "pending at paper scale (pre-registered in verify/prereg/target.json); at reduced scale no synthetic problem has neural-adb-plus significantly lower (Square 0.069 vs 0.044, adjusted p = 0.38) and the CEMSChoice log-loss is below the linear random learner's at T = 250 (0.652 vs 0.679)",
 }
