@@ -143,19 +143,26 @@ type learnerJSON struct {
 }
 
 func (s *Server) apiSummary(w http.ResponseWriter, r *http.Request) {
-	s.sess.mu.Lock()
-	sum := s.sess.prop.Summary()
-	answered := s.sess.kept
-	lj := learnerJSON{Session: s.sess.fedPairs, Stale: s.sess.stale, Rebuilding: s.sess.rebuilding, Rebuilds: s.sess.rebuilds}
-	if c, ok := s.sess.prop.(Counter); ok {
-		used := c.Observed()
-		prior := used - s.sess.fedPairs
-		lj.Used, lj.Prior = &used, &prior
-	}
-	if err := s.sess.rebuildErr; err != nil {
+	ss := s.sess
+	ss.pmu.Lock()
+	ss.mu.Lock()
+	prop, todo := ss.prop, ss.takeFeed()
+	answered := ss.kept
+	lj := learnerJSON{Session: ss.fedPairs, Stale: ss.stale, Rebuilding: ss.rebuilding, Rebuilds: ss.rebuilds}
+	if err := ss.rebuildErr; err != nil {
 		lj.Error = err.Error()
 	}
-	s.sess.mu.Unlock()
+	ss.mu.Unlock()
+	for i := range todo {
+		feed(prop, &todo[i])
+	}
+	sum := prop.Summary()
+	if c, ok := prop.(Counter); ok {
+		used := c.Observed()
+		prior := used - lj.Session
+		lj.Used, lj.Prior = &used, &prior
+	}
+	ss.pmu.Unlock()
 	cat := s.sess.cat
 	out := struct {
 		Answered int           `json:"answered"` // the session's answers (as /api/progress)

@@ -12,7 +12,8 @@ import (
 // (seconds with a neural learner after a few thousand), so it never runs
 // under the session's lock: undo logs its event and updates the counts in
 // constant time, counts the undone answer as stale, and starts the rebuild
-// in the background if none runs.
+// in the background if none runs. A rebuild never holds the session's
+// locks but to take a snapshot and to swap the proposer in.
 //
 // The rebuild takes a snapshot of the log's events (the slice is only ever
 // appended to, so its first n events never change), feeds the kept answers
@@ -105,25 +106,37 @@ func (s *session) rebuildOnce(events []Event) error {
 		return nil
 	}
 	for {
-		s.mu.Lock()
 		if s.closing.Load() {
-			s.mu.Unlock()
 			return nil
 		}
-		if len(s.events)-r.next <= catchUp {
-			r.feed(s.events[:len(s.events)], r.next, nil)
-			s.prop, s.fedPairs, s.stale = p, r.pairs, r.stale
-			s.rebuilds++
-			s.rebuildErr = nil
-			s.mu.Unlock()
-			return nil
-		}
+		s.mu.Lock()
 		events = s.events[:len(s.events):len(s.events)]
 		s.mu.Unlock()
+		if len(events)-r.next <= catchUp && s.swap(r) {
+			return nil
+		}
 		if !r.feed(events, r.next, &s.closing) {
 			return nil
 		}
 	}
+}
+
+// swap feeds r's proposer the last few events and makes it the session's,
+// unless more than catchUp events are left to feed (false).
+func (s *session) swap(r *replayer) bool {
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.events)-r.next > catchUp {
+		return false
+	}
+	r.feed(s.events[:len(s.events)], r.next, nil)
+	s.prop, s.fedPairs, s.stale = r.p, r.pairs, r.stale
+	s.feedQ, s.fedSeq = nil, int64(len(s.events))
+	s.rebuilds++
+	s.rebuildErr = nil
+	return true
 }
 
 // replayer feeds a proposer the kept answers of a log's events.

@@ -94,6 +94,7 @@ func (s *session) rebuild() error {
 	r := &replayer{p: p}
 	r.feed(s.events, 0, nil)
 	s.prop, s.fedPairs, s.stale = p, r.pairs, r.stale
+	s.feedQ, s.fedSeq = nil, int64(len(s.events))
 	return nil
 }
 

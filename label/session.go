@@ -98,11 +98,20 @@ type labeller struct {
 }
 
 // session is the labelling state: the proposer, the tickets and the log.
-// Every method takes the lock; appends to the log happen under it, so the
-// log's order is the order the state changed in. The proposer is rebuilt
-// outside the lock after an undo (rebuild.go).
+//
+// Two locks. mu guards the state and the log: every method takes it,
+// appends to the log happen under it (so the log's order is the order the
+// state changed in), and nothing slow happens under it but the log's fsync.
+// pmu guards the proposer, whose calls may be slow (a retrain, a refresh of
+// its confidence state): next holds it to feed the proposer the answers
+// logged since (feedQ) and ask it for a query, and the summary to read it;
+// it is taken before mu and never while mu is held. So answers, skips,
+// undos and the progress never wait for the learner; a labeller who asks
+// for a new query waits for the learner's choice. The proposer is rebuilt
+// outside both locks after an undo (rebuild.go).
 type session struct {
 	mu          sync.Mutex
+	pmu         sync.Mutex
 	cat         Catalogue
 	ix          *index
 	newProposer func() (Proposer, error)
@@ -125,9 +134,13 @@ type session struct {
 	recheckAgree   int
 
 	// The proposer's answers (rebuild.go): fedPairs strict duel outcomes of
-	// this session it has used, stale of them (counted by event) undone
-	// since, which the next rebuild removes.
+	// this session it has used or has queued in feedQ (kept answers by Seq,
+	// in log order; the events up to fedSeq have left the queue), stale of
+	// them (counted by event) undone after it used them, which the next
+	// rebuild removes.
 	fedPairs   int
+	feedQ      []int64
+	fedSeq     int64
 	stale      int
 	rebuilding bool
 	rebuilds   int   // rebuilds swapped in
@@ -171,6 +184,32 @@ func feedable(e *Event) bool {
 		return !e.BothBad
 	}
 	return false
+}
+
+// pairs returns the number of strict duel outcomes the feedable event e
+// gives the proposer.
+func pairs(e *Event) int {
+	if e.Kind == Answer {
+		return 1
+	}
+	return len(e.ImpliedPairs())
+}
+
+// takeFeed returns the kept answers the proposer has yet to be fed, in log
+// order, and empties the queue. The caller holds pmu and mu, and feeds them
+// before it releases pmu.
+func (s *session) takeFeed() []Event {
+	var out []Event
+	for _, seq := range s.feedQ {
+		if t := s.bySeq[seq]; t != nil && t.state == answered {
+			out = append(out, s.events[seq-1])
+		}
+	}
+	if n := len(s.feedQ); n > 0 {
+		s.fedSeq = s.feedQ[n-1]
+	}
+	s.feedQ = nil
+	return out
 }
 
 // feed gives the proposer p the strict duel outcomes of the kept event e
@@ -248,11 +287,12 @@ func (s *session) apply(e Event, live bool) {
 			return
 		}
 		s.see(l, t, 1)
-		if live {
-			t.fed = feed(s.prop, &e)
-			s.fedPairs += t.fed
-		} else if feedable(&e) {
-			t.fed = 1 // counted again when the proposer is rebuilt
+		if feedable(&e) {
+			t.fed = pairs(&e)
+			if live {
+				s.fedPairs += t.fed
+				s.feedQ = append(s.feedQ, e.Seq)
+			}
 		}
 	case Undo:
 		t := s.bySeq[e.Undoes]
@@ -289,7 +329,11 @@ func (s *session) apply(e Event, live bool) {
 		if t.state == answered && t.isSet() && t.bothBad {
 			s.bothBad--
 		}
-		if t.fed > 0 && live {
+		switch {
+		case t.fed == 0 || !live:
+		case t.seq > s.fedSeq: // still queued: it will not be fed (takeFeed)
+			s.fedPairs -= t.fed
+		default:
 			s.stale++
 		}
 		t.state = undone
@@ -340,64 +384,38 @@ func (s *session) prune(now time.Time) {
 	}
 }
 
+// plan is what next needs to ask the proposer for a labeller's query.
+type plan struct {
+	exclude []algorithms.Query
+	active  int // queries held by labellers
+	seen    int // duels the labeller has answered or skipped
+}
+
 // next returns the ticket to show labeller id, asking from client, or nil
-// when the session is done for them, with a message saying why.
+// when the session is done for them, with a message saying why. Only when
+// the proposer must choose does it take pmu, and it asks the proposer
+// outside mu.
 func (s *session) next(id, client string) (*ticket, string, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	if len(s.labellers) > 0 && s.issuedN%64 == 0 {
-		s.prune(now)
+	t, msg, err, p := s.prepare(id, client)
+	s.mu.Unlock()
+	if p == nil {
+		return t, msg, err
 	}
-	if _, known := s.labellers[id]; !known {
-		if err := s.admit(client, now); err != nil {
-			return nil, "", err
-		}
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	s.mu.Lock()
+	t, msg, err, p = s.prepare(id, client) // the state may have changed meanwhile
+	if p == nil {
+		s.mu.Unlock()
+		return t, msg, err
 	}
-	l := s.labeller(id)
-	l.client = client
-	if t := l.holding; t != nil {
-		t.issued = now
-		return snap(t), "", nil
+	prop, todo := s.prop, s.takeFeed()
+	s.mu.Unlock()
+
+	for i := range todo {
+		feed(prop, &todo[i])
 	}
-	if s.opt.Budget > 0 && s.kept >= s.opt.Budget {
-		return nil, fmt.Sprintf("the budget of %d answers is reached", s.opt.Budget), nil
-	}
-	active := s.active(now)
-	if s.opt.Budget > 0 && s.kept+len(active) >= s.opt.Budget {
-		return nil, "", errorf(http.StatusServiceUnavailable, "", "the rest of the budget is shown to other labellers; try again later")
-	}
-	if err := s.reserve(client, active); err != nil {
-		return nil, "", err
-	}
-	held := map[duel]bool{}
-	for _, t := range active {
-		for _, d := range t.duels() {
-			held[d] = true
-		}
-	}
-	inUse := func(t *ticket) bool {
-		return slices.ContainsFunc(t.duels(), func(d duel) bool { return held[d] })
-	}
-	if r := l.redo; r != nil && !inUse(r) {
-		l.redo = nil
-		return snap(s.issue(id, l, &ticket{c: r.c, arms: slices.Clone(r.arms), set: r.set, recheck: r.recheck, reason: NoReason}, now)), "", nil
-	}
-	if t := s.recheckDue(l); t != nil && !inUse(t) {
-		// The duel again, sides swapped, as a consistency check.
-		return snap(s.issue(id, l, &ticket{c: t.c, arms: []int{t.arms[1], t.arms[0]}, recheck: t.seq, reason: NoReason}, now)), "", nil
-	}
-	exclude := make([]algorithms.Query, 0, len(held)+len(l.seen))
-	for d := range held {
-		exclude = append(exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
-	}
-	for d := range l.seen {
-		exclude = append(exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
-	}
-	// Map order is random: sort so that the proposer sees a deterministic list.
-	slices.SortFunc(exclude, func(p, q algorithms.Query) int {
-		return cmp.Or(cmp.Compare(p.Context, q.Context), cmp.Compare(p.Arm1, q.Arm1), cmp.Compare(p.Arm2, q.Arm2))
-	})
 	var (
 		c    int
 		arms []int
@@ -405,29 +423,115 @@ func (s *session) next(id, client string) (*ticket, string, error) {
 		ok   bool
 	)
 	if s.opt.Arms > 2 {
-		c, arms, r, ok = s.prop.(SetProposer).ProposeSet(exclude, s.opt.Arms)
+		c, arms, r, ok = prop.(SetProposer).ProposeSet(p.exclude, s.opt.Arms)
 	} else {
 		var q algorithms.Query
-		q, r, ok = s.prop.Propose(exclude)
+		q, r, ok = prop.Propose(p.exclude)
 		c, arms = q.Context, []int{q.Arm1, q.Arm2}
 	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !ok {
-		if len(active) > 0 {
+		if p.active > 0 {
 			return nil, "", errorf(http.StatusServiceUnavailable, "", "every remaining query is shown to another labeller; try again later")
 		}
-		if len(l.seen) > 0 {
+		if p.seen > 0 {
 			return nil, "the proposer has no more queries that labeller " + id + " has not answered or skipped", nil
 		}
 		return nil, "the proposer has no more queries", nil
 	}
-	t := &ticket{c: c, arms: arms, set: s.opt.Arms > 2, reason: r}
+	nt := &ticket{c: c, arms: arms, set: s.opt.Arms > 2, reason: r}
 	if err := validSet(s.cat, c, arms); err != nil {
 		return nil, "", errorf(http.StatusInternalServerError, "", "label: the proposer proposed an invalid query: %v", err)
 	}
-	if inUse(t) || slices.ContainsFunc(t.duels(), func(d duel) bool { return l.seen[d] > 0 }) {
+	excluded := map[duel]bool{}
+	for _, q := range p.exclude {
+		excluded[duelOf(q.Context, q.Arm1, q.Arm2)] = true
+	}
+	if slices.ContainsFunc(nt.duels(), func(d duel) bool { return excluded[d] }) {
 		return nil, "", errorf(http.StatusInternalServerError, "", "label: the proposer proposed an excluded query: context %d, arms %v", c, arms)
 	}
-	return snap(s.issue(id, l, t, now)), "", nil
+	// While the proposer chose, another labeller may have been shown a duel
+	// again (an undo) or a consistency check; the budget may be spent.
+	now := s.now()
+	if held := s.held(s.active(now)); slices.ContainsFunc(nt.duels(), func(d duel) bool { return held[d] }) {
+		return nil, "", errorf(http.StatusServiceUnavailable, "", "the query chosen for you was just shown to another labeller; try again")
+	}
+	if s.opt.Budget > 0 && s.kept >= s.opt.Budget {
+		return nil, fmt.Sprintf("the budget of %d answers is reached", s.opt.Budget), nil
+	}
+	l := s.labeller(id) // (made again if it was forgotten meanwhile)
+	if l.holding != nil {
+		return snap(l.holding), "", nil
+	}
+	return snap(s.issue(id, l, nt, now)), "", nil
+}
+
+// held returns the duels of the tickets ts.
+func (s *session) held(ts []*ticket) map[duel]bool {
+	held := map[duel]bool{}
+	for _, t := range ts {
+		for _, d := range t.duels() {
+			held[d] = true
+		}
+	}
+	return held
+}
+
+// prepare does what next can do under mu alone: a pending query shown
+// again, the end of the budget, an undone query or a consistency check shown
+// (issued), or an error; otherwise it returns the plan for the proposer.
+func (s *session) prepare(id, client string) (*ticket, string, error, *plan) {
+	now := s.now()
+	if len(s.labellers) > 0 && s.issuedN%64 == 0 {
+		s.prune(now)
+	}
+	if _, known := s.labellers[id]; !known {
+		if err := s.admit(client, now); err != nil {
+			return nil, "", err, nil
+		}
+	}
+	l := s.labeller(id)
+	l.client = client
+	if t := l.holding; t != nil {
+		t.issued = now
+		return snap(t), "", nil, nil
+	}
+	if s.opt.Budget > 0 && s.kept >= s.opt.Budget {
+		return nil, fmt.Sprintf("the budget of %d answers is reached", s.opt.Budget), nil, nil
+	}
+	active := s.active(now)
+	if s.opt.Budget > 0 && s.kept+len(active) >= s.opt.Budget {
+		return nil, "", errorf(http.StatusServiceUnavailable, "", "the rest of the budget is shown to other labellers; try again later"), nil
+	}
+	if err := s.reserve(client, active); err != nil {
+		return nil, "", err, nil
+	}
+	held := s.held(active)
+	inUse := func(t *ticket) bool {
+		return slices.ContainsFunc(t.duels(), func(d duel) bool { return held[d] })
+	}
+	if r := l.redo; r != nil && !inUse(r) {
+		l.redo = nil
+		return snap(s.issue(id, l, &ticket{c: r.c, arms: slices.Clone(r.arms), set: r.set, recheck: r.recheck, reason: NoReason}, now)), "", nil, nil
+	}
+	if t := s.recheckDue(l); t != nil && !inUse(t) {
+		// The duel again, sides swapped, as a consistency check.
+		return snap(s.issue(id, l, &ticket{c: t.c, arms: []int{t.arms[1], t.arms[0]}, recheck: t.seq, reason: NoReason}, now)), "", nil, nil
+	}
+	p := &plan{exclude: make([]algorithms.Query, 0, len(held)+len(l.seen)), active: len(active), seen: len(l.seen)}
+	for d := range held {
+		p.exclude = append(p.exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
+	}
+	for d := range l.seen {
+		p.exclude = append(p.exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
+	}
+	// Map order is random: sort so that the proposer sees a deterministic list.
+	slices.SortFunc(p.exclude, func(p, q algorithms.Query) int {
+		return cmp.Or(cmp.Compare(p.Context, q.Context), cmp.Compare(p.Arm1, q.Arm1), cmp.Compare(p.Arm2, q.Arm2))
+	})
+	return nil, "", nil, p
 }
 
 // recheckDue returns the strict answer of labeller l to show again as a
