@@ -516,7 +516,11 @@ func BenchmarkServeUndo(b *testing.B) {
 			wg.Wait()
 			return float64(kept.Load()) / time.Since(start).Seconds(), lat
 		}
-		warmRate, _ := phase("w", warm, 0)
+		warmRate, warmLat := phase("w", warm, 0)
+		var warmAll []time.Duration
+		for _, d := range warmLat {
+			warmAll = append(warmAll, d...)
+		}
 		undoRate, lat := phase("u", undoPhase, undoShare)
 		var all []time.Duration
 		for _, d := range lat {
@@ -527,11 +531,14 @@ func BenchmarkServeUndo(b *testing.B) {
 			return float64(d[int(float64(len(d)-1)*q)]) / 1e6
 		}
 		b.ReportMetric(warmRate, "warm-answers/s")
+		b.ReportMetric(pct(warmAll, 0.99), "warm-p99-ms")
 		b.ReportMetric(undoRate, "undo-answers/s")
 		b.ReportMetric(pct(all, 0.5), "p50-ms")
 		b.ReportMetric(pct(all, 0.99), "p99-ms")
 		b.ReportMetric(pct(lat["undo"], 0.99), "undo-p99-ms")
 		b.ReportMetric(pct(lat["undo"], 1), "undo-max-ms")
+		b.ReportMetric(pct(lat["answer"], 0.99), "answer-p99-ms")
+		b.ReportMetric(pct(lat["next"], 0.99), "next-p99-ms")
 		ts.Close()
 		client.CloseIdleConnections()
 		srv.Close()
