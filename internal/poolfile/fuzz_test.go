@@ -91,6 +91,8 @@ func FuzzReadAnswers(f *testing.F) {
 		"context,arm1,arm2,y\nu1,red,red,1\n",
 		"context,arm1,arm2,y\nu3,red,blue,1\n",
 		"context,arm1,arm2,y\nu1,red,blue,2\n",
+		"context,arm1,arm2,y,labeller,both_bad,recheck\nu1,red,blue,0.5,ann,1,0\nu2,green,red,1,,,1\n",
+		"context,arm1,arm2,y,both_bad\nu1,red,blue,1,1\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -122,6 +124,9 @@ func FuzzReadAnswers(f *testing.F) {
 		}
 		if d := cmp.Diff(ans.List, again.List); d != "" {
 			t.Fatalf("round trip differs (-first +second):\n%s", d)
+		}
+		if d := cmp.Diff(ans.Info, again.Info); d != "" {
+			t.Fatalf("round trip of the optional columns differs (-first +second):\n%s", d)
 		}
 	})
 }
