@@ -274,7 +274,12 @@ func Open(path, want string) (*PoolFile, string, error) {
 	defer f.Close()
 	h := sha256.New()
 	tee := io.TeeReader(f, h)
-	pf, perr := ReadPool(tee, path)
+	pf, err := ReadPool(tee, path)
+	if err != nil {
+		// Refused: stop reading (the rest of a file that is not CSV, such as
+		// an endless device, would be hashed for nothing).
+		return nil, "", err
+	}
 	if _, err := io.Copy(io.Discard, tee); err != nil {
 		return nil, "", err
 	}
@@ -282,7 +287,7 @@ func Open(path, want string) (*PoolFile, string, error) {
 	if err := changed(sha); err != nil {
 		return nil, "", err
 	}
-	return pf, sha, perr
+	return pf, sha, nil
 }
 
 // WriteDir writes pf as the pool directory dir (created if missing; its
