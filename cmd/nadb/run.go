@@ -17,6 +17,7 @@ import (
 	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/internal/enum"
 	"github.com/neural-adb/nadb/internal/fsutil"
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/memlimit"
 )
 
@@ -174,6 +175,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	if err != nil {
 		return err
+	}
+	if gemm.CountingFlops() { // make speed: the run's arithmetic floor
+		fmt.Fprintf(stderr, "matrix kernels: %d floating-point operations\n", gemm.Flops())
 	}
 	if err := references(stdout, prob, !*quiet, *refsOut); err != nil {
 		return err

@@ -22,6 +22,7 @@ type engine[M any] struct {
 	lanes int
 	tiles [][][2]kernelFunc[M]       // [nv−1][mr−1][masked]
 	loops [][2]loopFunc[M]           // [nv−1][masked]; nil: one call per tile
+	rows  [][2]kernelFunc[M]         // one-row kernels of len(tiles)+1… vectors [nv−len(tiles)−1][masked]; nil: none
 	mask  func(valid int) M          // mask of the first valid lanes
 	relu  func(x *float64, n int)    // n a multiple of 4·lanes
 	zero  func(d, h *float64, n int) // Mask; n a multiple of 4·lanes
@@ -30,7 +31,7 @@ type engine[M any] struct {
 var (
 	avx2Masks = [4][4]int64{{}, {-1}, {-1, -1}, {-1, -1, -1}}
 	avx2      = engine[*[4]int64]{
-		lanes: 4, tiles: avx2Kernels, loops: avx2Loops,
+		lanes: 4, tiles: avx2Kernels, loops: avx2Loops, rows: avx2Rows,
 		mask: func(valid int) *[4]int64 { return &avx2Masks[valid] },
 		relu: avx2ReLU, zero: avx2Mask,
 	}
@@ -98,6 +99,10 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 	// vectors, not 3 + 3 + 1); only the last panel can be ragged.
 	nvMax := len(e.tiles)
 	vecs := (n + e.lanes - 1) / e.lanes
+	if m <= 2 && vecs > nvMax && e.rows != nil {
+		e.runRows(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+		return
+	}
 	panels := (vecs + nvMax - 1) / nvMax
 	for t0 := 0; t0 < k; t0 += kc {
 		kk := min(kc, k-t0)
@@ -166,4 +171,57 @@ func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int {
 		avx2ScaleTo(&x[0], &y[0], n, c)
 	}
 	return n
+}
+
+// peakAsm runs n iterations of 12 fused multiply–adds on registers with the
+// kernels of path p and returns the floating-point operations done (0 if p
+// has no kernels).
+func peakAsm(p Path, n int) float64 {
+	switch p {
+	case AVX512:
+		avx512Peak(n)
+		return float64(n) * 12 * 2 * float64(avx512.lanes)
+	case AVX2:
+		avx2Peak(n)
+		return float64(n) * 12 * 2 * float64(avx2.lanes)
+	}
+	return 0
+}
+
+// runRows is run for one or two rows of c and more vectors than a register
+// tile holds: each row in panels of up to len(tiles)+len(rows) vectors, as
+// even as possible, by the one-row kernels (the chains as in run).
+func (e *engine[M]) runRows(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	wide := len(e.tiles) + len(e.rows)
+	vecs := (n + e.lanes - 1) / e.lanes
+	panels := (vecs + wide - 1) / wide
+	for t0 := 0; t0 < k; t0 += kc {
+		kk := min(kc, k-t0)
+		flag := 0
+		if acc || t0 > 0 {
+			flag = 1
+		}
+		for i := range m {
+			j0 := 0
+			for p := range panels {
+				nv := vecs / panels
+				if p < vecs%panels {
+					nv++
+				}
+				cols := min(nv*e.lanes, n-j0)
+				masked := 0
+				var mk M
+				if rag := cols % e.lanes; rag != 0 {
+					masked = 1
+					mk = e.mask(rag)
+				}
+				f := e.tiles[min(nv, len(e.tiles))-1][0][masked]
+				if nv > len(e.tiles) {
+					f = e.rows[nv-len(e.tiles)-1][masked]
+				}
+				f(kk, &a[i*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i*ldc+j0], ldc, flag, mk)
+				j0 += cols
+			}
+		}
+	}
 }

@@ -15,3 +15,5 @@ func maskAsm(p Path, d, h []float64) (dt, ht []float64) { return d, h }
 func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int { return 0 }
 
 func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int { return 0 }
+
+func peakAsm(p Path, n int) float64 { return 0 }

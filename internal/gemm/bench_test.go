@@ -48,3 +48,23 @@ func BenchmarkOps(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPeak measures the fp64 peak of one core: independent fused
+// multiply–adds on registers with the widest kernels of the machine (no
+// memory access), reported by the wall clock and by processor time
+// (cpu-GFLOP/s). make speed divides the matrix-kernel work of a run
+// (Flops) by it for the run's arithmetic floor.
+func BenchmarkPeak(b *testing.B) {
+	p := Available()[len(Available())-1]
+	if p == PureGo {
+		b.Skip("no vector kernels on this machine")
+	}
+	const n = 1 << 16
+	flops := 0.0
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		flops += peakAsm(p, n)
+	}
+	b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	b.ReportMetric(flops/cputime.Since(cpu0).Seconds()/1e9, "cpu-GFLOP/s")
+}

@@ -77,8 +77,17 @@
 // reloading leaves every value unchanged. On AVX2 one call of a looping
 // kernel computes all the full-height tiles of a panel in a block, which
 // saves a call per tile where the inner dimension is short (the 20 and 50
-// terms of a forward pass). The AVX-512 looping kernels are generated too
-// but not used yet: they have not run on a processor with AVX-512.
+// terms of a forward pass). A product of one or two rows by more columns
+// than a register tile holds (a row of a triangular solve, the kernel
+// entries of one named row against a block of rows) runs one-row kernels of
+// up to 12 vectors whose fused multiply–adds read b from memory, so that 12
+// chains are in flight instead of 3. The AVX-512 looping and one-row
+// kernels are generated too but not used yet: they have not run on a
+// processor with AVX-512.
+//
+// With NADB_GEMM_FLOPS=1 the package counts the floating-point operations of
+// its products (Flops), and BenchmarkPeak measures the core's fp64 peak on
+// registers: make speed divides the one by the other for a run's floor.
 //
 // BenchmarkOps times every operation on the shapes of a training step on
 // every path of the machine:

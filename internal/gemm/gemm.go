@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Path names an implementation of the kernels.
@@ -86,6 +87,25 @@ const (
 	mb = 64
 )
 
+// FlopsEnv is the environment variable that, set to 1 when the process
+// starts, makes the package count the floating-point operations of its
+// products (Flops).
+const FlopsEnv = "NADB_GEMM_FLOPS"
+
+var (
+	countFlops = os.Getenv(FlopsEnv) == "1"
+	flopCount  atomic.Int64
+)
+
+// CountingFlops reports whether the products are counted (FlopsEnv).
+func CountingFlops() bool { return countFlops }
+
+// Flops returns the floating-point operations of the matrix products done so
+// far in the process (two per fused multiply–add) when CountingFlops, else
+// 0. make speed divides it by the core's peak (BenchmarkPeak) for a run's
+// arithmetic floor; work outside the products is not counted.
+func Flops() int64 { return flopCount.Load() }
+
 // strided computes, for i < m and j < n,
 //
 //	c[i·ldc + j] ← fma-chain over t < k of a[i·ars + t·aks] · b[t·bks + j],
@@ -94,6 +114,9 @@ const (
 // of the package is an instance; k ≥ 1, m, n ≥ 1 and the slices are long
 // enough (checked by the callers).
 func strided(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	if countFlops {
+		flopCount.Add(2 * int64(m) * int64(n) * int64(k))
+	}
 	switch active {
 	case AVX2, AVX512:
 		stridedAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc)

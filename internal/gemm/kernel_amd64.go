@@ -95,6 +95,60 @@ func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks in
 func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
+func avx2Row4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row5(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row5Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row6(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row6Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row7(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row7Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row8(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row8Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row9(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row9Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row10(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row10Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row11(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row11Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row12(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Row12Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
 func avx2ReLU(x *float64, n int)
 
 //go:noescape
@@ -111,6 +165,9 @@ func avx2AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
 
 //go:noescape
 func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx2Peak(n int)
 
 //go:noescape
 func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
@@ -317,6 +374,126 @@ func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks 
 func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 
 //go:noescape
+func avx512Row5(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row5Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row6(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row6Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row7(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row7Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row8(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row8Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row9(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row9Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row10(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row10Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row11(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row11Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row12(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row12Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row13(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row13Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row14(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row14Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row15(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row15Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row16(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row16Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row17(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row17Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row18(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row18Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row19(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row19Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row20(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row20Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row21(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row21Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row22(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row22Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row23(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row23Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row24(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
+func avx512Row24Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+
+//go:noescape
 func avx512ReLU(x *float64, n int)
 
 //go:noescape
@@ -333,3 +510,6 @@ func avx512AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64
 
 //go:noescape
 func avx512ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx512Peak(n int)

@@ -2173,6 +2173,1203 @@ store:
 	VZEROUPPER
 	RET
 
+// func avx2Row4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row4(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y4
+	VFMADD231PD  (BX), Y4, Y0
+	VFMADD231PD  32(BX), Y4, Y1
+	VFMADD231PD  64(BX), Y4, Y2
+	VFMADD231PD  96(BX), Y4, Y3
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row4Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVDQU    (R8), Y3
+	VMASKMOVPD 96(DI), Y3, Y3
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y4
+	VFMADD231PD  (BX), Y4, Y0
+	VFMADD231PD  32(BX), Y4, Y1
+	VFMADD231PD  64(BX), Y4, Y2
+	VMOVDQU      (R8), Y5
+	VMASKMOVPD   96(BX), Y5, Y5
+	VFMADD231PD  Y5, Y4, Y3
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y4
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMASKMOVPD Y3, Y4, 96(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row5(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row5(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y5
+	VFMADD231PD  (BX), Y5, Y0
+	VFMADD231PD  32(BX), Y5, Y1
+	VFMADD231PD  64(BX), Y5, Y2
+	VFMADD231PD  96(BX), Y5, Y3
+	VFMADD231PD  128(BX), Y5, Y4
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row5Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row5Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVDQU    (R8), Y4
+	VMASKMOVPD 128(DI), Y4, Y4
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y5
+	VFMADD231PD  (BX), Y5, Y0
+	VFMADD231PD  32(BX), Y5, Y1
+	VFMADD231PD  64(BX), Y5, Y2
+	VFMADD231PD  96(BX), Y5, Y3
+	VMOVDQU      (R8), Y6
+	VMASKMOVPD   128(BX), Y6, Y6
+	VFMADD231PD  Y6, Y5, Y4
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y5
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMASKMOVPD Y4, Y5, 128(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row6(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row6(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y6
+	VFMADD231PD  (BX), Y6, Y0
+	VFMADD231PD  32(BX), Y6, Y1
+	VFMADD231PD  64(BX), Y6, Y2
+	VFMADD231PD  96(BX), Y6, Y3
+	VFMADD231PD  128(BX), Y6, Y4
+	VFMADD231PD  160(BX), Y6, Y5
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row6Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row6Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVDQU    (R8), Y5
+	VMASKMOVPD 160(DI), Y5, Y5
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y6
+	VFMADD231PD  (BX), Y6, Y0
+	VFMADD231PD  32(BX), Y6, Y1
+	VFMADD231PD  64(BX), Y6, Y2
+	VFMADD231PD  96(BX), Y6, Y3
+	VFMADD231PD  128(BX), Y6, Y4
+	VMOVDQU      (R8), Y7
+	VMASKMOVPD   160(BX), Y7, Y7
+	VFMADD231PD  Y7, Y6, Y5
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y6
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMASKMOVPD Y5, Y6, 160(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row7(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row7(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y7
+	VFMADD231PD  (BX), Y7, Y0
+	VFMADD231PD  32(BX), Y7, Y1
+	VFMADD231PD  64(BX), Y7, Y2
+	VFMADD231PD  96(BX), Y7, Y3
+	VFMADD231PD  128(BX), Y7, Y4
+	VFMADD231PD  160(BX), Y7, Y5
+	VFMADD231PD  192(BX), Y7, Y6
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row7Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row7Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVUPD    160(DI), Y5
+	VMOVDQU    (R8), Y6
+	VMASKMOVPD 192(DI), Y6, Y6
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y7
+	VFMADD231PD  (BX), Y7, Y0
+	VFMADD231PD  32(BX), Y7, Y1
+	VFMADD231PD  64(BX), Y7, Y2
+	VFMADD231PD  96(BX), Y7, Y3
+	VFMADD231PD  128(BX), Y7, Y4
+	VFMADD231PD  160(BX), Y7, Y5
+	VMOVDQU      (R8), Y8
+	VMASKMOVPD   192(BX), Y8, Y8
+	VFMADD231PD  Y8, Y7, Y6
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y7
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMOVUPD    Y5, 160(DI)
+	VMASKMOVPD Y6, Y7, 192(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row8(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row8(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y8
+	VFMADD231PD  (BX), Y8, Y0
+	VFMADD231PD  32(BX), Y8, Y1
+	VFMADD231PD  64(BX), Y8, Y2
+	VFMADD231PD  96(BX), Y8, Y3
+	VFMADD231PD  128(BX), Y8, Y4
+	VFMADD231PD  160(BX), Y8, Y5
+	VFMADD231PD  192(BX), Y8, Y6
+	VFMADD231PD  224(BX), Y8, Y7
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row8Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row8Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVUPD    160(DI), Y5
+	VMOVUPD    192(DI), Y6
+	VMOVDQU    (R8), Y7
+	VMASKMOVPD 224(DI), Y7, Y7
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y8
+	VFMADD231PD  (BX), Y8, Y0
+	VFMADD231PD  32(BX), Y8, Y1
+	VFMADD231PD  64(BX), Y8, Y2
+	VFMADD231PD  96(BX), Y8, Y3
+	VFMADD231PD  128(BX), Y8, Y4
+	VFMADD231PD  160(BX), Y8, Y5
+	VFMADD231PD  192(BX), Y8, Y6
+	VMOVDQU      (R8), Y9
+	VMASKMOVPD   224(BX), Y9, Y9
+	VFMADD231PD  Y9, Y8, Y7
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y8
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMOVUPD    Y5, 160(DI)
+	VMOVUPD    Y6, 192(DI)
+	VMASKMOVPD Y7, Y8, 224(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row9(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row9(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	VMOVUPD 256(DI), Y8
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y9
+	VFMADD231PD  (BX), Y9, Y0
+	VFMADD231PD  32(BX), Y9, Y1
+	VFMADD231PD  64(BX), Y9, Y2
+	VFMADD231PD  96(BX), Y9, Y3
+	VFMADD231PD  128(BX), Y9, Y4
+	VFMADD231PD  160(BX), Y9, Y5
+	VFMADD231PD  192(BX), Y9, Y6
+	VFMADD231PD  224(BX), Y9, Y7
+	VFMADD231PD  256(BX), Y9, Y8
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VMOVUPD Y8, 256(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row9Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row9Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVUPD    160(DI), Y5
+	VMOVUPD    192(DI), Y6
+	VMOVUPD    224(DI), Y7
+	VMOVDQU    (R8), Y8
+	VMASKMOVPD 256(DI), Y8, Y8
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y9
+	VFMADD231PD  (BX), Y9, Y0
+	VFMADD231PD  32(BX), Y9, Y1
+	VFMADD231PD  64(BX), Y9, Y2
+	VFMADD231PD  96(BX), Y9, Y3
+	VFMADD231PD  128(BX), Y9, Y4
+	VFMADD231PD  160(BX), Y9, Y5
+	VFMADD231PD  192(BX), Y9, Y6
+	VFMADD231PD  224(BX), Y9, Y7
+	VMOVDQU      (R8), Y10
+	VMASKMOVPD   256(BX), Y10, Y10
+	VFMADD231PD  Y10, Y9, Y8
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y9
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMOVUPD    Y5, 160(DI)
+	VMOVUPD    Y6, 192(DI)
+	VMOVUPD    Y7, 224(DI)
+	VMASKMOVPD Y8, Y9, 256(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row10(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row10(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	VMOVUPD 256(DI), Y8
+	VMOVUPD 288(DI), Y9
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y10
+	VFMADD231PD  (BX), Y10, Y0
+	VFMADD231PD  32(BX), Y10, Y1
+	VFMADD231PD  64(BX), Y10, Y2
+	VFMADD231PD  96(BX), Y10, Y3
+	VFMADD231PD  128(BX), Y10, Y4
+	VFMADD231PD  160(BX), Y10, Y5
+	VFMADD231PD  192(BX), Y10, Y6
+	VFMADD231PD  224(BX), Y10, Y7
+	VFMADD231PD  256(BX), Y10, Y8
+	VFMADD231PD  288(BX), Y10, Y9
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VMOVUPD Y8, 256(DI)
+	VMOVUPD Y9, 288(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row10Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row10Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVUPD    160(DI), Y5
+	VMOVUPD    192(DI), Y6
+	VMOVUPD    224(DI), Y7
+	VMOVUPD    256(DI), Y8
+	VMOVDQU    (R8), Y9
+	VMASKMOVPD 288(DI), Y9, Y9
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y10
+	VFMADD231PD  (BX), Y10, Y0
+	VFMADD231PD  32(BX), Y10, Y1
+	VFMADD231PD  64(BX), Y10, Y2
+	VFMADD231PD  96(BX), Y10, Y3
+	VFMADD231PD  128(BX), Y10, Y4
+	VFMADD231PD  160(BX), Y10, Y5
+	VFMADD231PD  192(BX), Y10, Y6
+	VFMADD231PD  224(BX), Y10, Y7
+	VFMADD231PD  256(BX), Y10, Y8
+	VMOVDQU      (R8), Y11
+	VMASKMOVPD   288(BX), Y11, Y11
+	VFMADD231PD  Y11, Y10, Y9
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y10
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMOVUPD    Y5, 160(DI)
+	VMOVUPD    Y6, 192(DI)
+	VMOVUPD    Y7, 224(DI)
+	VMOVUPD    Y8, 256(DI)
+	VMASKMOVPD Y9, Y10, 288(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row11(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row11(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	VMOVUPD 256(DI), Y8
+	VMOVUPD 288(DI), Y9
+	VMOVUPD 320(DI), Y10
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y11
+	VFMADD231PD  (BX), Y11, Y0
+	VFMADD231PD  32(BX), Y11, Y1
+	VFMADD231PD  64(BX), Y11, Y2
+	VFMADD231PD  96(BX), Y11, Y3
+	VFMADD231PD  128(BX), Y11, Y4
+	VFMADD231PD  160(BX), Y11, Y5
+	VFMADD231PD  192(BX), Y11, Y6
+	VFMADD231PD  224(BX), Y11, Y7
+	VFMADD231PD  256(BX), Y11, Y8
+	VFMADD231PD  288(BX), Y11, Y9
+	VFMADD231PD  320(BX), Y11, Y10
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VMOVUPD Y8, 256(DI)
+	VMOVUPD Y9, 288(DI)
+	VMOVUPD Y10, 320(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row11Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row11Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVUPD    160(DI), Y5
+	VMOVUPD    192(DI), Y6
+	VMOVUPD    224(DI), Y7
+	VMOVUPD    256(DI), Y8
+	VMOVUPD    288(DI), Y9
+	VMOVDQU    (R8), Y10
+	VMASKMOVPD 320(DI), Y10, Y10
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y11
+	VFMADD231PD  (BX), Y11, Y0
+	VFMADD231PD  32(BX), Y11, Y1
+	VFMADD231PD  64(BX), Y11, Y2
+	VFMADD231PD  96(BX), Y11, Y3
+	VFMADD231PD  128(BX), Y11, Y4
+	VFMADD231PD  160(BX), Y11, Y5
+	VFMADD231PD  192(BX), Y11, Y6
+	VFMADD231PD  224(BX), Y11, Y7
+	VFMADD231PD  256(BX), Y11, Y8
+	VFMADD231PD  288(BX), Y11, Y9
+	VMOVDQU      (R8), Y12
+	VMASKMOVPD   320(BX), Y12, Y12
+	VFMADD231PD  Y12, Y11, Y10
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y11
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMOVUPD    Y5, 160(DI)
+	VMOVUPD    Y6, 192(DI)
+	VMOVUPD    Y7, 224(DI)
+	VMOVUPD    Y8, 256(DI)
+	VMOVUPD    Y9, 288(DI)
+	VMASKMOVPD Y10, Y11, 320(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row12(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row12(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	VMOVUPD 256(DI), Y8
+	VMOVUPD 288(DI), Y9
+	VMOVUPD 320(DI), Y10
+	VMOVUPD 352(DI), Y11
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y12
+	VFMADD231PD  (BX), Y12, Y0
+	VFMADD231PD  32(BX), Y12, Y1
+	VFMADD231PD  64(BX), Y12, Y2
+	VFMADD231PD  96(BX), Y12, Y3
+	VFMADD231PD  128(BX), Y12, Y4
+	VFMADD231PD  160(BX), Y12, Y5
+	VFMADD231PD  192(BX), Y12, Y6
+	VFMADD231PD  224(BX), Y12, Y7
+	VFMADD231PD  256(BX), Y12, Y8
+	VFMADD231PD  288(BX), Y12, Y9
+	VFMADD231PD  320(BX), Y12, Y10
+	VFMADD231PD  352(BX), Y12, Y11
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VMOVUPD Y8, 256(DI)
+	VMOVUPD Y9, 288(DI)
+	VMOVUPD Y10, 320(DI)
+	VMOVUPD Y11, 352(DI)
+	VZEROUPPER
+	RET
+
+// func avx2Row12Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Row12Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       aks+24(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       b+32(FP), BX
+	MOVQ       bks+40(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       c+48(FP), DI
+	MOVQ       mask+72(FP), R8
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	VMOVUPD    (DI), Y0
+	VMOVUPD    32(DI), Y1
+	VMOVUPD    64(DI), Y2
+	VMOVUPD    96(DI), Y3
+	VMOVUPD    128(DI), Y4
+	VMOVUPD    160(DI), Y5
+	VMOVUPD    192(DI), Y6
+	VMOVUPD    224(DI), Y7
+	VMOVUPD    256(DI), Y8
+	VMOVUPD    288(DI), Y9
+	VMOVUPD    320(DI), Y10
+	VMOVDQU    (R8), Y11
+	VMASKMOVPD 352(DI), Y11, Y11
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Y12
+	VFMADD231PD  (BX), Y12, Y0
+	VFMADD231PD  32(BX), Y12, Y1
+	VFMADD231PD  64(BX), Y12, Y2
+	VFMADD231PD  96(BX), Y12, Y3
+	VFMADD231PD  128(BX), Y12, Y4
+	VFMADD231PD  160(BX), Y12, Y5
+	VFMADD231PD  192(BX), Y12, Y6
+	VFMADD231PD  224(BX), Y12, Y7
+	VFMADD231PD  256(BX), Y12, Y8
+	VFMADD231PD  288(BX), Y12, Y9
+	VFMADD231PD  320(BX), Y12, Y10
+	VMOVDQU      (R8), Y13
+	VMASKMOVPD   352(BX), Y13, Y13
+	VFMADD231PD  Y13, Y12, Y11
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R8), Y12
+	VMOVUPD    Y0, (DI)
+	VMOVUPD    Y1, 32(DI)
+	VMOVUPD    Y2, 64(DI)
+	VMOVUPD    Y3, 96(DI)
+	VMOVUPD    Y4, 128(DI)
+	VMOVUPD    Y5, 160(DI)
+	VMOVUPD    Y6, 192(DI)
+	VMOVUPD    Y7, 224(DI)
+	VMOVUPD    Y8, 256(DI)
+	VMOVUPD    Y9, 288(DI)
+	VMOVUPD    Y10, 320(DI)
+	VMASKMOVPD Y11, Y12, 352(DI)
+	VZEROUPPER
+	RET
+
 // func avx2ReLU(x *float64, n int)
 // Requires: AVX, AVX2
 TEXT ·avx2ReLU(SB), NOSPLIT, $0-16
@@ -2362,6 +3559,47 @@ loop:
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000004, DX
 	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx2Peak(n int)
+// Requires: AVX, FMA3
+TEXT ·avx2Peak(SB), NOSPLIT, $0-8
+	MOVQ   n+0(FP), AX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	TESTQ  AX, AX
+	JZ     done
+
+loop:
+	VFMADD231PD Y0, Y1, Y2
+	VFMADD231PD Y0, Y1, Y3
+	VFMADD231PD Y0, Y1, Y4
+	VFMADD231PD Y0, Y1, Y5
+	VFMADD231PD Y0, Y1, Y6
+	VFMADD231PD Y0, Y1, Y7
+	VFMADD231PD Y0, Y1, Y8
+	VFMADD231PD Y0, Y1, Y9
+	VFMADD231PD Y0, Y1, Y10
+	VFMADD231PD Y0, Y1, Y11
+	VFMADD231PD Y0, Y1, Y12
+	VFMADD231PD Y0, Y1, Y13
+	DECQ        AX
+	JNZ         loop
 
 done:
 	VZEROUPPER
@@ -9041,6 +10279,3666 @@ store:
 	VZEROUPPER
 	RET
 
+// func avx512Row5(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row5(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z5
+	VFMADD231PD  (BX), Z5, Z0
+	VFMADD231PD  64(BX), Z5, Z1
+	VFMADD231PD  128(BX), Z5, Z2
+	VFMADD231PD  192(BX), Z5, Z3
+	VFMADD231PD  256(BX), Z5, Z4
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row5Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row5Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD.Z 256(DI), K1, Z4
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z5
+	VFMADD231PD  (BX), Z5, Z0
+	VFMADD231PD  64(BX), Z5, Z1
+	VFMADD231PD  128(BX), Z5, Z2
+	VFMADD231PD  192(BX), Z5, Z3
+	VMOVUPD.Z    256(BX), K1, Z6
+	VFMADD231PD  Z6, Z5, Z4
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, K1, 256(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row6(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row6(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z6
+	VFMADD231PD  (BX), Z6, Z0
+	VFMADD231PD  64(BX), Z6, Z1
+	VFMADD231PD  128(BX), Z6, Z2
+	VFMADD231PD  192(BX), Z6, Z3
+	VFMADD231PD  256(BX), Z6, Z4
+	VFMADD231PD  320(BX), Z6, Z5
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row6Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row6Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD.Z 320(DI), K1, Z5
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z6
+	VFMADD231PD  (BX), Z6, Z0
+	VFMADD231PD  64(BX), Z6, Z1
+	VFMADD231PD  128(BX), Z6, Z2
+	VFMADD231PD  192(BX), Z6, Z3
+	VFMADD231PD  256(BX), Z6, Z4
+	VMOVUPD.Z    320(BX), K1, Z7
+	VFMADD231PD  Z7, Z6, Z5
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, K1, 320(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row7(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row7(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z7
+	VFMADD231PD  (BX), Z7, Z0
+	VFMADD231PD  64(BX), Z7, Z1
+	VFMADD231PD  128(BX), Z7, Z2
+	VFMADD231PD  192(BX), Z7, Z3
+	VFMADD231PD  256(BX), Z7, Z4
+	VFMADD231PD  320(BX), Z7, Z5
+	VFMADD231PD  384(BX), Z7, Z6
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row7Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row7Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD.Z 384(DI), K1, Z6
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z7
+	VFMADD231PD  (BX), Z7, Z0
+	VFMADD231PD  64(BX), Z7, Z1
+	VFMADD231PD  128(BX), Z7, Z2
+	VFMADD231PD  192(BX), Z7, Z3
+	VFMADD231PD  256(BX), Z7, Z4
+	VFMADD231PD  320(BX), Z7, Z5
+	VMOVUPD.Z    384(BX), K1, Z8
+	VFMADD231PD  Z8, Z7, Z6
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, K1, 384(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row8(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row8(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z8
+	VFMADD231PD  (BX), Z8, Z0
+	VFMADD231PD  64(BX), Z8, Z1
+	VFMADD231PD  128(BX), Z8, Z2
+	VFMADD231PD  192(BX), Z8, Z3
+	VFMADD231PD  256(BX), Z8, Z4
+	VFMADD231PD  320(BX), Z8, Z5
+	VFMADD231PD  384(BX), Z8, Z6
+	VFMADD231PD  448(BX), Z8, Z7
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row8Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row8Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD.Z 448(DI), K1, Z7
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z8
+	VFMADD231PD  (BX), Z8, Z0
+	VFMADD231PD  64(BX), Z8, Z1
+	VFMADD231PD  128(BX), Z8, Z2
+	VFMADD231PD  192(BX), Z8, Z3
+	VFMADD231PD  256(BX), Z8, Z4
+	VFMADD231PD  320(BX), Z8, Z5
+	VFMADD231PD  384(BX), Z8, Z6
+	VMOVUPD.Z    448(BX), K1, Z9
+	VFMADD231PD  Z9, Z8, Z7
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, K1, 448(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row9(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row9(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z9
+	VFMADD231PD  (BX), Z9, Z0
+	VFMADD231PD  64(BX), Z9, Z1
+	VFMADD231PD  128(BX), Z9, Z2
+	VFMADD231PD  192(BX), Z9, Z3
+	VFMADD231PD  256(BX), Z9, Z4
+	VFMADD231PD  320(BX), Z9, Z5
+	VFMADD231PD  384(BX), Z9, Z6
+	VFMADD231PD  448(BX), Z9, Z7
+	VFMADD231PD  512(BX), Z9, Z8
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row9Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row9Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD.Z 512(DI), K1, Z8
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z9
+	VFMADD231PD  (BX), Z9, Z0
+	VFMADD231PD  64(BX), Z9, Z1
+	VFMADD231PD  128(BX), Z9, Z2
+	VFMADD231PD  192(BX), Z9, Z3
+	VFMADD231PD  256(BX), Z9, Z4
+	VFMADD231PD  320(BX), Z9, Z5
+	VFMADD231PD  384(BX), Z9, Z6
+	VFMADD231PD  448(BX), Z9, Z7
+	VMOVUPD.Z    512(BX), K1, Z10
+	VFMADD231PD  Z10, Z9, Z8
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, K1, 512(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row10(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row10(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z10
+	VFMADD231PD  (BX), Z10, Z0
+	VFMADD231PD  64(BX), Z10, Z1
+	VFMADD231PD  128(BX), Z10, Z2
+	VFMADD231PD  192(BX), Z10, Z3
+	VFMADD231PD  256(BX), Z10, Z4
+	VFMADD231PD  320(BX), Z10, Z5
+	VFMADD231PD  384(BX), Z10, Z6
+	VFMADD231PD  448(BX), Z10, Z7
+	VFMADD231PD  512(BX), Z10, Z8
+	VFMADD231PD  576(BX), Z10, Z9
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row10Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row10Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD.Z 576(DI), K1, Z9
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z10
+	VFMADD231PD  (BX), Z10, Z0
+	VFMADD231PD  64(BX), Z10, Z1
+	VFMADD231PD  128(BX), Z10, Z2
+	VFMADD231PD  192(BX), Z10, Z3
+	VFMADD231PD  256(BX), Z10, Z4
+	VFMADD231PD  320(BX), Z10, Z5
+	VFMADD231PD  384(BX), Z10, Z6
+	VFMADD231PD  448(BX), Z10, Z7
+	VFMADD231PD  512(BX), Z10, Z8
+	VMOVUPD.Z    576(BX), K1, Z11
+	VFMADD231PD  Z11, Z10, Z9
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, K1, 576(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row11(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row11(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z11
+	VFMADD231PD  (BX), Z11, Z0
+	VFMADD231PD  64(BX), Z11, Z1
+	VFMADD231PD  128(BX), Z11, Z2
+	VFMADD231PD  192(BX), Z11, Z3
+	VFMADD231PD  256(BX), Z11, Z4
+	VFMADD231PD  320(BX), Z11, Z5
+	VFMADD231PD  384(BX), Z11, Z6
+	VFMADD231PD  448(BX), Z11, Z7
+	VFMADD231PD  512(BX), Z11, Z8
+	VFMADD231PD  576(BX), Z11, Z9
+	VFMADD231PD  640(BX), Z11, Z10
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row11Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row11Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD.Z 640(DI), K1, Z10
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z11
+	VFMADD231PD  (BX), Z11, Z0
+	VFMADD231PD  64(BX), Z11, Z1
+	VFMADD231PD  128(BX), Z11, Z2
+	VFMADD231PD  192(BX), Z11, Z3
+	VFMADD231PD  256(BX), Z11, Z4
+	VFMADD231PD  320(BX), Z11, Z5
+	VFMADD231PD  384(BX), Z11, Z6
+	VFMADD231PD  448(BX), Z11, Z7
+	VFMADD231PD  512(BX), Z11, Z8
+	VFMADD231PD  576(BX), Z11, Z9
+	VMOVUPD.Z    640(BX), K1, Z12
+	VFMADD231PD  Z12, Z11, Z10
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, K1, 640(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row12(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row12(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z12
+	VFMADD231PD  (BX), Z12, Z0
+	VFMADD231PD  64(BX), Z12, Z1
+	VFMADD231PD  128(BX), Z12, Z2
+	VFMADD231PD  192(BX), Z12, Z3
+	VFMADD231PD  256(BX), Z12, Z4
+	VFMADD231PD  320(BX), Z12, Z5
+	VFMADD231PD  384(BX), Z12, Z6
+	VFMADD231PD  448(BX), Z12, Z7
+	VFMADD231PD  512(BX), Z12, Z8
+	VFMADD231PD  576(BX), Z12, Z9
+	VFMADD231PD  640(BX), Z12, Z10
+	VFMADD231PD  704(BX), Z12, Z11
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row12Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row12Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD.Z 704(DI), K1, Z11
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z12
+	VFMADD231PD  (BX), Z12, Z0
+	VFMADD231PD  64(BX), Z12, Z1
+	VFMADD231PD  128(BX), Z12, Z2
+	VFMADD231PD  192(BX), Z12, Z3
+	VFMADD231PD  256(BX), Z12, Z4
+	VFMADD231PD  320(BX), Z12, Z5
+	VFMADD231PD  384(BX), Z12, Z6
+	VFMADD231PD  448(BX), Z12, Z7
+	VFMADD231PD  512(BX), Z12, Z8
+	VFMADD231PD  576(BX), Z12, Z9
+	VFMADD231PD  640(BX), Z12, Z10
+	VMOVUPD.Z    704(BX), K1, Z13
+	VFMADD231PD  Z13, Z12, Z11
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, K1, 704(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row13(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row13(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z13
+	VFMADD231PD  (BX), Z13, Z0
+	VFMADD231PD  64(BX), Z13, Z1
+	VFMADD231PD  128(BX), Z13, Z2
+	VFMADD231PD  192(BX), Z13, Z3
+	VFMADD231PD  256(BX), Z13, Z4
+	VFMADD231PD  320(BX), Z13, Z5
+	VFMADD231PD  384(BX), Z13, Z6
+	VFMADD231PD  448(BX), Z13, Z7
+	VFMADD231PD  512(BX), Z13, Z8
+	VFMADD231PD  576(BX), Z13, Z9
+	VFMADD231PD  640(BX), Z13, Z10
+	VFMADD231PD  704(BX), Z13, Z11
+	VFMADD231PD  768(BX), Z13, Z12
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row13Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row13Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD.Z 768(DI), K1, Z12
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z13
+	VFMADD231PD  (BX), Z13, Z0
+	VFMADD231PD  64(BX), Z13, Z1
+	VFMADD231PD  128(BX), Z13, Z2
+	VFMADD231PD  192(BX), Z13, Z3
+	VFMADD231PD  256(BX), Z13, Z4
+	VFMADD231PD  320(BX), Z13, Z5
+	VFMADD231PD  384(BX), Z13, Z6
+	VFMADD231PD  448(BX), Z13, Z7
+	VFMADD231PD  512(BX), Z13, Z8
+	VFMADD231PD  576(BX), Z13, Z9
+	VFMADD231PD  640(BX), Z13, Z10
+	VFMADD231PD  704(BX), Z13, Z11
+	VMOVUPD.Z    768(BX), K1, Z14
+	VFMADD231PD  Z14, Z13, Z12
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, K1, 768(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row14(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row14(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z14
+	VFMADD231PD  (BX), Z14, Z0
+	VFMADD231PD  64(BX), Z14, Z1
+	VFMADD231PD  128(BX), Z14, Z2
+	VFMADD231PD  192(BX), Z14, Z3
+	VFMADD231PD  256(BX), Z14, Z4
+	VFMADD231PD  320(BX), Z14, Z5
+	VFMADD231PD  384(BX), Z14, Z6
+	VFMADD231PD  448(BX), Z14, Z7
+	VFMADD231PD  512(BX), Z14, Z8
+	VFMADD231PD  576(BX), Z14, Z9
+	VFMADD231PD  640(BX), Z14, Z10
+	VFMADD231PD  704(BX), Z14, Z11
+	VFMADD231PD  768(BX), Z14, Z12
+	VFMADD231PD  832(BX), Z14, Z13
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row14Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row14Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD.Z 832(DI), K1, Z13
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z14
+	VFMADD231PD  (BX), Z14, Z0
+	VFMADD231PD  64(BX), Z14, Z1
+	VFMADD231PD  128(BX), Z14, Z2
+	VFMADD231PD  192(BX), Z14, Z3
+	VFMADD231PD  256(BX), Z14, Z4
+	VFMADD231PD  320(BX), Z14, Z5
+	VFMADD231PD  384(BX), Z14, Z6
+	VFMADD231PD  448(BX), Z14, Z7
+	VFMADD231PD  512(BX), Z14, Z8
+	VFMADD231PD  576(BX), Z14, Z9
+	VFMADD231PD  640(BX), Z14, Z10
+	VFMADD231PD  704(BX), Z14, Z11
+	VFMADD231PD  768(BX), Z14, Z12
+	VMOVUPD.Z    832(BX), K1, Z15
+	VFMADD231PD  Z15, Z14, Z13
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, K1, 832(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row15(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row15(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z15
+	VFMADD231PD  (BX), Z15, Z0
+	VFMADD231PD  64(BX), Z15, Z1
+	VFMADD231PD  128(BX), Z15, Z2
+	VFMADD231PD  192(BX), Z15, Z3
+	VFMADD231PD  256(BX), Z15, Z4
+	VFMADD231PD  320(BX), Z15, Z5
+	VFMADD231PD  384(BX), Z15, Z6
+	VFMADD231PD  448(BX), Z15, Z7
+	VFMADD231PD  512(BX), Z15, Z8
+	VFMADD231PD  576(BX), Z15, Z9
+	VFMADD231PD  640(BX), Z15, Z10
+	VFMADD231PD  704(BX), Z15, Z11
+	VFMADD231PD  768(BX), Z15, Z12
+	VFMADD231PD  832(BX), Z15, Z13
+	VFMADD231PD  896(BX), Z15, Z14
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row15Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row15Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD.Z 896(DI), K1, Z14
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z15
+	VFMADD231PD  (BX), Z15, Z0
+	VFMADD231PD  64(BX), Z15, Z1
+	VFMADD231PD  128(BX), Z15, Z2
+	VFMADD231PD  192(BX), Z15, Z3
+	VFMADD231PD  256(BX), Z15, Z4
+	VFMADD231PD  320(BX), Z15, Z5
+	VFMADD231PD  384(BX), Z15, Z6
+	VFMADD231PD  448(BX), Z15, Z7
+	VFMADD231PD  512(BX), Z15, Z8
+	VFMADD231PD  576(BX), Z15, Z9
+	VFMADD231PD  640(BX), Z15, Z10
+	VFMADD231PD  704(BX), Z15, Z11
+	VFMADD231PD  768(BX), Z15, Z12
+	VFMADD231PD  832(BX), Z15, Z13
+	VMOVUPD.Z    896(BX), K1, Z16
+	VFMADD231PD  Z16, Z15, Z14
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, K1, 896(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row16(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row16(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z16
+	VFMADD231PD  (BX), Z16, Z0
+	VFMADD231PD  64(BX), Z16, Z1
+	VFMADD231PD  128(BX), Z16, Z2
+	VFMADD231PD  192(BX), Z16, Z3
+	VFMADD231PD  256(BX), Z16, Z4
+	VFMADD231PD  320(BX), Z16, Z5
+	VFMADD231PD  384(BX), Z16, Z6
+	VFMADD231PD  448(BX), Z16, Z7
+	VFMADD231PD  512(BX), Z16, Z8
+	VFMADD231PD  576(BX), Z16, Z9
+	VFMADD231PD  640(BX), Z16, Z10
+	VFMADD231PD  704(BX), Z16, Z11
+	VFMADD231PD  768(BX), Z16, Z12
+	VFMADD231PD  832(BX), Z16, Z13
+	VFMADD231PD  896(BX), Z16, Z14
+	VFMADD231PD  960(BX), Z16, Z15
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row16Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row16Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD.Z 960(DI), K1, Z15
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z16
+	VFMADD231PD  (BX), Z16, Z0
+	VFMADD231PD  64(BX), Z16, Z1
+	VFMADD231PD  128(BX), Z16, Z2
+	VFMADD231PD  192(BX), Z16, Z3
+	VFMADD231PD  256(BX), Z16, Z4
+	VFMADD231PD  320(BX), Z16, Z5
+	VFMADD231PD  384(BX), Z16, Z6
+	VFMADD231PD  448(BX), Z16, Z7
+	VFMADD231PD  512(BX), Z16, Z8
+	VFMADD231PD  576(BX), Z16, Z9
+	VFMADD231PD  640(BX), Z16, Z10
+	VFMADD231PD  704(BX), Z16, Z11
+	VFMADD231PD  768(BX), Z16, Z12
+	VFMADD231PD  832(BX), Z16, Z13
+	VFMADD231PD  896(BX), Z16, Z14
+	VMOVUPD.Z    960(BX), K1, Z17
+	VFMADD231PD  Z17, Z16, Z15
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, K1, 960(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row17(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row17(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z17
+	VFMADD231PD  (BX), Z17, Z0
+	VFMADD231PD  64(BX), Z17, Z1
+	VFMADD231PD  128(BX), Z17, Z2
+	VFMADD231PD  192(BX), Z17, Z3
+	VFMADD231PD  256(BX), Z17, Z4
+	VFMADD231PD  320(BX), Z17, Z5
+	VFMADD231PD  384(BX), Z17, Z6
+	VFMADD231PD  448(BX), Z17, Z7
+	VFMADD231PD  512(BX), Z17, Z8
+	VFMADD231PD  576(BX), Z17, Z9
+	VFMADD231PD  640(BX), Z17, Z10
+	VFMADD231PD  704(BX), Z17, Z11
+	VFMADD231PD  768(BX), Z17, Z12
+	VFMADD231PD  832(BX), Z17, Z13
+	VFMADD231PD  896(BX), Z17, Z14
+	VFMADD231PD  960(BX), Z17, Z15
+	VFMADD231PD  1024(BX), Z17, Z16
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row17Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row17Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD.Z 1024(DI), K1, Z16
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z17
+	VFMADD231PD  (BX), Z17, Z0
+	VFMADD231PD  64(BX), Z17, Z1
+	VFMADD231PD  128(BX), Z17, Z2
+	VFMADD231PD  192(BX), Z17, Z3
+	VFMADD231PD  256(BX), Z17, Z4
+	VFMADD231PD  320(BX), Z17, Z5
+	VFMADD231PD  384(BX), Z17, Z6
+	VFMADD231PD  448(BX), Z17, Z7
+	VFMADD231PD  512(BX), Z17, Z8
+	VFMADD231PD  576(BX), Z17, Z9
+	VFMADD231PD  640(BX), Z17, Z10
+	VFMADD231PD  704(BX), Z17, Z11
+	VFMADD231PD  768(BX), Z17, Z12
+	VFMADD231PD  832(BX), Z17, Z13
+	VFMADD231PD  896(BX), Z17, Z14
+	VFMADD231PD  960(BX), Z17, Z15
+	VMOVUPD.Z    1024(BX), K1, Z18
+	VFMADD231PD  Z18, Z17, Z16
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, K1, 1024(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row18(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row18(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z18
+	VFMADD231PD  (BX), Z18, Z0
+	VFMADD231PD  64(BX), Z18, Z1
+	VFMADD231PD  128(BX), Z18, Z2
+	VFMADD231PD  192(BX), Z18, Z3
+	VFMADD231PD  256(BX), Z18, Z4
+	VFMADD231PD  320(BX), Z18, Z5
+	VFMADD231PD  384(BX), Z18, Z6
+	VFMADD231PD  448(BX), Z18, Z7
+	VFMADD231PD  512(BX), Z18, Z8
+	VFMADD231PD  576(BX), Z18, Z9
+	VFMADD231PD  640(BX), Z18, Z10
+	VFMADD231PD  704(BX), Z18, Z11
+	VFMADD231PD  768(BX), Z18, Z12
+	VFMADD231PD  832(BX), Z18, Z13
+	VFMADD231PD  896(BX), Z18, Z14
+	VFMADD231PD  960(BX), Z18, Z15
+	VFMADD231PD  1024(BX), Z18, Z16
+	VFMADD231PD  1088(BX), Z18, Z17
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row18Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row18Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD.Z 1088(DI), K1, Z17
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z18
+	VFMADD231PD  (BX), Z18, Z0
+	VFMADD231PD  64(BX), Z18, Z1
+	VFMADD231PD  128(BX), Z18, Z2
+	VFMADD231PD  192(BX), Z18, Z3
+	VFMADD231PD  256(BX), Z18, Z4
+	VFMADD231PD  320(BX), Z18, Z5
+	VFMADD231PD  384(BX), Z18, Z6
+	VFMADD231PD  448(BX), Z18, Z7
+	VFMADD231PD  512(BX), Z18, Z8
+	VFMADD231PD  576(BX), Z18, Z9
+	VFMADD231PD  640(BX), Z18, Z10
+	VFMADD231PD  704(BX), Z18, Z11
+	VFMADD231PD  768(BX), Z18, Z12
+	VFMADD231PD  832(BX), Z18, Z13
+	VFMADD231PD  896(BX), Z18, Z14
+	VFMADD231PD  960(BX), Z18, Z15
+	VFMADD231PD  1024(BX), Z18, Z16
+	VMOVUPD.Z    1088(BX), K1, Z19
+	VFMADD231PD  Z19, Z18, Z17
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, K1, 1088(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row19(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row19(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	VMOVUPD 1152(DI), Z18
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z19
+	VFMADD231PD  (BX), Z19, Z0
+	VFMADD231PD  64(BX), Z19, Z1
+	VFMADD231PD  128(BX), Z19, Z2
+	VFMADD231PD  192(BX), Z19, Z3
+	VFMADD231PD  256(BX), Z19, Z4
+	VFMADD231PD  320(BX), Z19, Z5
+	VFMADD231PD  384(BX), Z19, Z6
+	VFMADD231PD  448(BX), Z19, Z7
+	VFMADD231PD  512(BX), Z19, Z8
+	VFMADD231PD  576(BX), Z19, Z9
+	VFMADD231PD  640(BX), Z19, Z10
+	VFMADD231PD  704(BX), Z19, Z11
+	VFMADD231PD  768(BX), Z19, Z12
+	VFMADD231PD  832(BX), Z19, Z13
+	VFMADD231PD  896(BX), Z19, Z14
+	VFMADD231PD  960(BX), Z19, Z15
+	VFMADD231PD  1024(BX), Z19, Z16
+	VFMADD231PD  1088(BX), Z19, Z17
+	VFMADD231PD  1152(BX), Z19, Z18
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row19Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row19Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD   1088(DI), Z17
+	VMOVUPD.Z 1152(DI), K1, Z18
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z19
+	VFMADD231PD  (BX), Z19, Z0
+	VFMADD231PD  64(BX), Z19, Z1
+	VFMADD231PD  128(BX), Z19, Z2
+	VFMADD231PD  192(BX), Z19, Z3
+	VFMADD231PD  256(BX), Z19, Z4
+	VFMADD231PD  320(BX), Z19, Z5
+	VFMADD231PD  384(BX), Z19, Z6
+	VFMADD231PD  448(BX), Z19, Z7
+	VFMADD231PD  512(BX), Z19, Z8
+	VFMADD231PD  576(BX), Z19, Z9
+	VFMADD231PD  640(BX), Z19, Z10
+	VFMADD231PD  704(BX), Z19, Z11
+	VFMADD231PD  768(BX), Z19, Z12
+	VFMADD231PD  832(BX), Z19, Z13
+	VFMADD231PD  896(BX), Z19, Z14
+	VFMADD231PD  960(BX), Z19, Z15
+	VFMADD231PD  1024(BX), Z19, Z16
+	VFMADD231PD  1088(BX), Z19, Z17
+	VMOVUPD.Z    1152(BX), K1, Z20
+	VFMADD231PD  Z20, Z19, Z18
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, K1, 1152(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row20(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row20(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	VMOVUPD 1152(DI), Z18
+	VMOVUPD 1216(DI), Z19
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z20
+	VFMADD231PD  (BX), Z20, Z0
+	VFMADD231PD  64(BX), Z20, Z1
+	VFMADD231PD  128(BX), Z20, Z2
+	VFMADD231PD  192(BX), Z20, Z3
+	VFMADD231PD  256(BX), Z20, Z4
+	VFMADD231PD  320(BX), Z20, Z5
+	VFMADD231PD  384(BX), Z20, Z6
+	VFMADD231PD  448(BX), Z20, Z7
+	VFMADD231PD  512(BX), Z20, Z8
+	VFMADD231PD  576(BX), Z20, Z9
+	VFMADD231PD  640(BX), Z20, Z10
+	VFMADD231PD  704(BX), Z20, Z11
+	VFMADD231PD  768(BX), Z20, Z12
+	VFMADD231PD  832(BX), Z20, Z13
+	VFMADD231PD  896(BX), Z20, Z14
+	VFMADD231PD  960(BX), Z20, Z15
+	VFMADD231PD  1024(BX), Z20, Z16
+	VFMADD231PD  1088(BX), Z20, Z17
+	VFMADD231PD  1152(BX), Z20, Z18
+	VFMADD231PD  1216(BX), Z20, Z19
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row20Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row20Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD   1088(DI), Z17
+	VMOVUPD   1152(DI), Z18
+	VMOVUPD.Z 1216(DI), K1, Z19
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z20
+	VFMADD231PD  (BX), Z20, Z0
+	VFMADD231PD  64(BX), Z20, Z1
+	VFMADD231PD  128(BX), Z20, Z2
+	VFMADD231PD  192(BX), Z20, Z3
+	VFMADD231PD  256(BX), Z20, Z4
+	VFMADD231PD  320(BX), Z20, Z5
+	VFMADD231PD  384(BX), Z20, Z6
+	VFMADD231PD  448(BX), Z20, Z7
+	VFMADD231PD  512(BX), Z20, Z8
+	VFMADD231PD  576(BX), Z20, Z9
+	VFMADD231PD  640(BX), Z20, Z10
+	VFMADD231PD  704(BX), Z20, Z11
+	VFMADD231PD  768(BX), Z20, Z12
+	VFMADD231PD  832(BX), Z20, Z13
+	VFMADD231PD  896(BX), Z20, Z14
+	VFMADD231PD  960(BX), Z20, Z15
+	VFMADD231PD  1024(BX), Z20, Z16
+	VFMADD231PD  1088(BX), Z20, Z17
+	VFMADD231PD  1152(BX), Z20, Z18
+	VMOVUPD.Z    1216(BX), K1, Z21
+	VFMADD231PD  Z21, Z20, Z19
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, K1, 1216(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row21(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row21(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	VMOVUPD 1152(DI), Z18
+	VMOVUPD 1216(DI), Z19
+	VMOVUPD 1280(DI), Z20
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z21
+	VFMADD231PD  (BX), Z21, Z0
+	VFMADD231PD  64(BX), Z21, Z1
+	VFMADD231PD  128(BX), Z21, Z2
+	VFMADD231PD  192(BX), Z21, Z3
+	VFMADD231PD  256(BX), Z21, Z4
+	VFMADD231PD  320(BX), Z21, Z5
+	VFMADD231PD  384(BX), Z21, Z6
+	VFMADD231PD  448(BX), Z21, Z7
+	VFMADD231PD  512(BX), Z21, Z8
+	VFMADD231PD  576(BX), Z21, Z9
+	VFMADD231PD  640(BX), Z21, Z10
+	VFMADD231PD  704(BX), Z21, Z11
+	VFMADD231PD  768(BX), Z21, Z12
+	VFMADD231PD  832(BX), Z21, Z13
+	VFMADD231PD  896(BX), Z21, Z14
+	VFMADD231PD  960(BX), Z21, Z15
+	VFMADD231PD  1024(BX), Z21, Z16
+	VFMADD231PD  1088(BX), Z21, Z17
+	VFMADD231PD  1152(BX), Z21, Z18
+	VFMADD231PD  1216(BX), Z21, Z19
+	VFMADD231PD  1280(BX), Z21, Z20
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row21Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row21Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD   1088(DI), Z17
+	VMOVUPD   1152(DI), Z18
+	VMOVUPD   1216(DI), Z19
+	VMOVUPD.Z 1280(DI), K1, Z20
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z21
+	VFMADD231PD  (BX), Z21, Z0
+	VFMADD231PD  64(BX), Z21, Z1
+	VFMADD231PD  128(BX), Z21, Z2
+	VFMADD231PD  192(BX), Z21, Z3
+	VFMADD231PD  256(BX), Z21, Z4
+	VFMADD231PD  320(BX), Z21, Z5
+	VFMADD231PD  384(BX), Z21, Z6
+	VFMADD231PD  448(BX), Z21, Z7
+	VFMADD231PD  512(BX), Z21, Z8
+	VFMADD231PD  576(BX), Z21, Z9
+	VFMADD231PD  640(BX), Z21, Z10
+	VFMADD231PD  704(BX), Z21, Z11
+	VFMADD231PD  768(BX), Z21, Z12
+	VFMADD231PD  832(BX), Z21, Z13
+	VFMADD231PD  896(BX), Z21, Z14
+	VFMADD231PD  960(BX), Z21, Z15
+	VFMADD231PD  1024(BX), Z21, Z16
+	VFMADD231PD  1088(BX), Z21, Z17
+	VFMADD231PD  1152(BX), Z21, Z18
+	VFMADD231PD  1216(BX), Z21, Z19
+	VMOVUPD.Z    1280(BX), K1, Z22
+	VFMADD231PD  Z22, Z21, Z20
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, K1, 1280(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row22(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row22(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	VMOVUPD 1152(DI), Z18
+	VMOVUPD 1216(DI), Z19
+	VMOVUPD 1280(DI), Z20
+	VMOVUPD 1344(DI), Z21
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z22
+	VFMADD231PD  (BX), Z22, Z0
+	VFMADD231PD  64(BX), Z22, Z1
+	VFMADD231PD  128(BX), Z22, Z2
+	VFMADD231PD  192(BX), Z22, Z3
+	VFMADD231PD  256(BX), Z22, Z4
+	VFMADD231PD  320(BX), Z22, Z5
+	VFMADD231PD  384(BX), Z22, Z6
+	VFMADD231PD  448(BX), Z22, Z7
+	VFMADD231PD  512(BX), Z22, Z8
+	VFMADD231PD  576(BX), Z22, Z9
+	VFMADD231PD  640(BX), Z22, Z10
+	VFMADD231PD  704(BX), Z22, Z11
+	VFMADD231PD  768(BX), Z22, Z12
+	VFMADD231PD  832(BX), Z22, Z13
+	VFMADD231PD  896(BX), Z22, Z14
+	VFMADD231PD  960(BX), Z22, Z15
+	VFMADD231PD  1024(BX), Z22, Z16
+	VFMADD231PD  1088(BX), Z22, Z17
+	VFMADD231PD  1152(BX), Z22, Z18
+	VFMADD231PD  1216(BX), Z22, Z19
+	VFMADD231PD  1280(BX), Z22, Z20
+	VFMADD231PD  1344(BX), Z22, Z21
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VMOVUPD Z21, 1344(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row22Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row22Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD   1088(DI), Z17
+	VMOVUPD   1152(DI), Z18
+	VMOVUPD   1216(DI), Z19
+	VMOVUPD   1280(DI), Z20
+	VMOVUPD.Z 1344(DI), K1, Z21
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z22
+	VFMADD231PD  (BX), Z22, Z0
+	VFMADD231PD  64(BX), Z22, Z1
+	VFMADD231PD  128(BX), Z22, Z2
+	VFMADD231PD  192(BX), Z22, Z3
+	VFMADD231PD  256(BX), Z22, Z4
+	VFMADD231PD  320(BX), Z22, Z5
+	VFMADD231PD  384(BX), Z22, Z6
+	VFMADD231PD  448(BX), Z22, Z7
+	VFMADD231PD  512(BX), Z22, Z8
+	VFMADD231PD  576(BX), Z22, Z9
+	VFMADD231PD  640(BX), Z22, Z10
+	VFMADD231PD  704(BX), Z22, Z11
+	VFMADD231PD  768(BX), Z22, Z12
+	VFMADD231PD  832(BX), Z22, Z13
+	VFMADD231PD  896(BX), Z22, Z14
+	VFMADD231PD  960(BX), Z22, Z15
+	VFMADD231PD  1024(BX), Z22, Z16
+	VFMADD231PD  1088(BX), Z22, Z17
+	VFMADD231PD  1152(BX), Z22, Z18
+	VFMADD231PD  1216(BX), Z22, Z19
+	VFMADD231PD  1280(BX), Z22, Z20
+	VMOVUPD.Z    1344(BX), K1, Z23
+	VFMADD231PD  Z23, Z22, Z21
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VMOVUPD Z21, K1, 1344(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row23(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row23(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	VMOVUPD 1152(DI), Z18
+	VMOVUPD 1216(DI), Z19
+	VMOVUPD 1280(DI), Z20
+	VMOVUPD 1344(DI), Z21
+	VMOVUPD 1408(DI), Z22
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z23
+	VFMADD231PD  (BX), Z23, Z0
+	VFMADD231PD  64(BX), Z23, Z1
+	VFMADD231PD  128(BX), Z23, Z2
+	VFMADD231PD  192(BX), Z23, Z3
+	VFMADD231PD  256(BX), Z23, Z4
+	VFMADD231PD  320(BX), Z23, Z5
+	VFMADD231PD  384(BX), Z23, Z6
+	VFMADD231PD  448(BX), Z23, Z7
+	VFMADD231PD  512(BX), Z23, Z8
+	VFMADD231PD  576(BX), Z23, Z9
+	VFMADD231PD  640(BX), Z23, Z10
+	VFMADD231PD  704(BX), Z23, Z11
+	VFMADD231PD  768(BX), Z23, Z12
+	VFMADD231PD  832(BX), Z23, Z13
+	VFMADD231PD  896(BX), Z23, Z14
+	VFMADD231PD  960(BX), Z23, Z15
+	VFMADD231PD  1024(BX), Z23, Z16
+	VFMADD231PD  1088(BX), Z23, Z17
+	VFMADD231PD  1152(BX), Z23, Z18
+	VFMADD231PD  1216(BX), Z23, Z19
+	VFMADD231PD  1280(BX), Z23, Z20
+	VFMADD231PD  1344(BX), Z23, Z21
+	VFMADD231PD  1408(BX), Z23, Z22
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VMOVUPD Z21, 1344(DI)
+	VMOVUPD Z22, 1408(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row23Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row23Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD   1088(DI), Z17
+	VMOVUPD   1152(DI), Z18
+	VMOVUPD   1216(DI), Z19
+	VMOVUPD   1280(DI), Z20
+	VMOVUPD   1344(DI), Z21
+	VMOVUPD.Z 1408(DI), K1, Z22
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z23
+	VFMADD231PD  (BX), Z23, Z0
+	VFMADD231PD  64(BX), Z23, Z1
+	VFMADD231PD  128(BX), Z23, Z2
+	VFMADD231PD  192(BX), Z23, Z3
+	VFMADD231PD  256(BX), Z23, Z4
+	VFMADD231PD  320(BX), Z23, Z5
+	VFMADD231PD  384(BX), Z23, Z6
+	VFMADD231PD  448(BX), Z23, Z7
+	VFMADD231PD  512(BX), Z23, Z8
+	VFMADD231PD  576(BX), Z23, Z9
+	VFMADD231PD  640(BX), Z23, Z10
+	VFMADD231PD  704(BX), Z23, Z11
+	VFMADD231PD  768(BX), Z23, Z12
+	VFMADD231PD  832(BX), Z23, Z13
+	VFMADD231PD  896(BX), Z23, Z14
+	VFMADD231PD  960(BX), Z23, Z15
+	VFMADD231PD  1024(BX), Z23, Z16
+	VFMADD231PD  1088(BX), Z23, Z17
+	VFMADD231PD  1152(BX), Z23, Z18
+	VFMADD231PD  1216(BX), Z23, Z19
+	VFMADD231PD  1280(BX), Z23, Z20
+	VFMADD231PD  1344(BX), Z23, Z21
+	VMOVUPD.Z    1408(BX), K1, Z24
+	VFMADD231PD  Z24, Z23, Z22
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VMOVUPD Z21, 1344(DI)
+	VMOVUPD Z22, K1, 1408(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row24(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row24(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    aks+24(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    bks+40(FP), SI
+	SHLQ    $0x03, SI
+	MOVQ    c+48(FP), DI
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	VMOVUPD (DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	VMOVUPD 256(DI), Z4
+	VMOVUPD 320(DI), Z5
+	VMOVUPD 384(DI), Z6
+	VMOVUPD 448(DI), Z7
+	VMOVUPD 512(DI), Z8
+	VMOVUPD 576(DI), Z9
+	VMOVUPD 640(DI), Z10
+	VMOVUPD 704(DI), Z11
+	VMOVUPD 768(DI), Z12
+	VMOVUPD 832(DI), Z13
+	VMOVUPD 896(DI), Z14
+	VMOVUPD 960(DI), Z15
+	VMOVUPD 1024(DI), Z16
+	VMOVUPD 1088(DI), Z17
+	VMOVUPD 1152(DI), Z18
+	VMOVUPD 1216(DI), Z19
+	VMOVUPD 1280(DI), Z20
+	VMOVUPD 1344(DI), Z21
+	VMOVUPD 1408(DI), Z22
+	VMOVUPD 1472(DI), Z23
+	JMP     start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z24
+	VFMADD231PD  (BX), Z24, Z0
+	VFMADD231PD  64(BX), Z24, Z1
+	VFMADD231PD  128(BX), Z24, Z2
+	VFMADD231PD  192(BX), Z24, Z3
+	VFMADD231PD  256(BX), Z24, Z4
+	VFMADD231PD  320(BX), Z24, Z5
+	VFMADD231PD  384(BX), Z24, Z6
+	VFMADD231PD  448(BX), Z24, Z7
+	VFMADD231PD  512(BX), Z24, Z8
+	VFMADD231PD  576(BX), Z24, Z9
+	VFMADD231PD  640(BX), Z24, Z10
+	VFMADD231PD  704(BX), Z24, Z11
+	VFMADD231PD  768(BX), Z24, Z12
+	VFMADD231PD  832(BX), Z24, Z13
+	VFMADD231PD  896(BX), Z24, Z14
+	VFMADD231PD  960(BX), Z24, Z15
+	VFMADD231PD  1024(BX), Z24, Z16
+	VFMADD231PD  1088(BX), Z24, Z17
+	VFMADD231PD  1152(BX), Z24, Z18
+	VFMADD231PD  1216(BX), Z24, Z19
+	VFMADD231PD  1280(BX), Z24, Z20
+	VFMADD231PD  1344(BX), Z24, Z21
+	VFMADD231PD  1408(BX), Z24, Z22
+	VFMADD231PD  1472(BX), Z24, Z23
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VMOVUPD Z21, 1344(DI)
+	VMOVUPD Z22, 1408(DI)
+	VMOVUPD Z23, 1472(DI)
+	VZEROUPPER
+	RET
+
+// func avx512Row24Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Row24Masked(SB), NOSPLIT, $0-80
+	MOVQ      k+0(FP), AX
+	MOVQ      a+8(FP), CX
+	MOVQ      aks+24(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      b+32(FP), BX
+	MOVQ      bks+40(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      c+48(FP), DI
+	MOVQ      mask+72(FP), R8
+	KMOVW     R8, K1
+	CMPQ      acc+64(FP), $0x00
+	JE        zero
+	VMOVUPD   (DI), Z0
+	VMOVUPD   64(DI), Z1
+	VMOVUPD   128(DI), Z2
+	VMOVUPD   192(DI), Z3
+	VMOVUPD   256(DI), Z4
+	VMOVUPD   320(DI), Z5
+	VMOVUPD   384(DI), Z6
+	VMOVUPD   448(DI), Z7
+	VMOVUPD   512(DI), Z8
+	VMOVUPD   576(DI), Z9
+	VMOVUPD   640(DI), Z10
+	VMOVUPD   704(DI), Z11
+	VMOVUPD   768(DI), Z12
+	VMOVUPD   832(DI), Z13
+	VMOVUPD   896(DI), Z14
+	VMOVUPD   960(DI), Z15
+	VMOVUPD   1024(DI), Z16
+	VMOVUPD   1088(DI), Z17
+	VMOVUPD   1152(DI), Z18
+	VMOVUPD   1216(DI), Z19
+	VMOVUPD   1280(DI), Z20
+	VMOVUPD   1344(DI), Z21
+	VMOVUPD   1408(DI), Z22
+	VMOVUPD.Z 1472(DI), K1, Z23
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	VXORPD Z16, Z16, Z16
+	VXORPD Z17, Z17, Z17
+	VXORPD Z18, Z18, Z18
+	VXORPD Z19, Z19, Z19
+	VXORPD Z20, Z20, Z20
+	VXORPD Z21, Z21, Z21
+	VXORPD Z22, Z22, Z22
+	VXORPD Z23, Z23, Z23
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VBROADCASTSD (CX), Z24
+	VFMADD231PD  (BX), Z24, Z0
+	VFMADD231PD  64(BX), Z24, Z1
+	VFMADD231PD  128(BX), Z24, Z2
+	VFMADD231PD  192(BX), Z24, Z3
+	VFMADD231PD  256(BX), Z24, Z4
+	VFMADD231PD  320(BX), Z24, Z5
+	VFMADD231PD  384(BX), Z24, Z6
+	VFMADD231PD  448(BX), Z24, Z7
+	VFMADD231PD  512(BX), Z24, Z8
+	VFMADD231PD  576(BX), Z24, Z9
+	VFMADD231PD  640(BX), Z24, Z10
+	VFMADD231PD  704(BX), Z24, Z11
+	VFMADD231PD  768(BX), Z24, Z12
+	VFMADD231PD  832(BX), Z24, Z13
+	VFMADD231PD  896(BX), Z24, Z14
+	VFMADD231PD  960(BX), Z24, Z15
+	VFMADD231PD  1024(BX), Z24, Z16
+	VFMADD231PD  1088(BX), Z24, Z17
+	VFMADD231PD  1152(BX), Z24, Z18
+	VFMADD231PD  1216(BX), Z24, Z19
+	VFMADD231PD  1280(BX), Z24, Z20
+	VFMADD231PD  1344(BX), Z24, Z21
+	VFMADD231PD  1408(BX), Z24, Z22
+	VMOVUPD.Z    1472(BX), K1, Z25
+	VFMADD231PD  Z25, Z24, Z23
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z4, 256(DI)
+	VMOVUPD Z5, 320(DI)
+	VMOVUPD Z6, 384(DI)
+	VMOVUPD Z7, 448(DI)
+	VMOVUPD Z8, 512(DI)
+	VMOVUPD Z9, 576(DI)
+	VMOVUPD Z10, 640(DI)
+	VMOVUPD Z11, 704(DI)
+	VMOVUPD Z12, 768(DI)
+	VMOVUPD Z13, 832(DI)
+	VMOVUPD Z14, 896(DI)
+	VMOVUPD Z15, 960(DI)
+	VMOVUPD Z16, 1024(DI)
+	VMOVUPD Z17, 1088(DI)
+	VMOVUPD Z18, 1152(DI)
+	VMOVUPD Z19, 1216(DI)
+	VMOVUPD Z20, 1280(DI)
+	VMOVUPD Z21, 1344(DI)
+	VMOVUPD Z22, 1408(DI)
+	VMOVUPD Z23, K1, 1472(DI)
+	VZEROUPPER
+	RET
+
 // func avx512ReLU(x *float64, n int)
 // Requires: AVX, AVX512F
 TEXT ·avx512ReLU(SB), NOSPLIT, $0-16
@@ -9232,6 +14130,47 @@ loop:
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, DX
 	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512Peak(n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Peak(SB), NOSPLIT, $0-8
+	MOVQ   n+0(FP), AX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	TESTQ  AX, AX
+	JZ     done
+
+loop:
+	VFMADD231PD Z0, Z1, Z2
+	VFMADD231PD Z0, Z1, Z3
+	VFMADD231PD Z0, Z1, Z4
+	VFMADD231PD Z0, Z1, Z5
+	VFMADD231PD Z0, Z1, Z6
+	VFMADD231PD Z0, Z1, Z7
+	VFMADD231PD Z0, Z1, Z8
+	VFMADD231PD Z0, Z1, Z9
+	VFMADD231PD Z0, Z1, Z10
+	VFMADD231PD Z0, Z1, Z11
+	VFMADD231PD Z0, Z1, Z12
+	VFMADD231PD Z0, Z1, Z13
+	DECQ        AX
+	JNZ         loop
 
 done:
 	VZEROUPPER

@@ -25,6 +25,19 @@ var avx2Kernels = [][][2]kernelFunc[*[4]int64]{
 	},
 }
 
+// avx2Rows[nv−4][masked]: the one-row kernels of 4 to 12 vectors.
+var avx2Rows = [][2]kernelFunc[*[4]int64]{
+	{avx2Row4, avx2Row4Masked},
+	{avx2Row5, avx2Row5Masked},
+	{avx2Row6, avx2Row6Masked},
+	{avx2Row7, avx2Row7Masked},
+	{avx2Row8, avx2Row8Masked},
+	{avx2Row9, avx2Row9Masked},
+	{avx2Row10, avx2Row10Masked},
+	{avx2Row11, avx2Row11Masked},
+	{avx2Row12, avx2Row12Masked},
+}
+
 var avx2Loops = [][2]loopFunc[*[4]int64]{
 	{avx2Loop4x1, avx2Loop4x1Masked},
 	{avx2Loop4x2, avx2Loop4x2Masked},
@@ -70,6 +83,30 @@ var avx512Kernels = [][][2]kernelFunc[uint64]{
 		{avx512Tile5x4, avx512Tile5x4Masked},
 		{avx512Tile6x4, avx512Tile6x4Masked},
 	},
+}
+
+// avx512Rows[nv−5][masked]: the one-row kernels of 5 to 24 vectors.
+var avx512Rows = [][2]kernelFunc[uint64]{
+	{avx512Row5, avx512Row5Masked},
+	{avx512Row6, avx512Row6Masked},
+	{avx512Row7, avx512Row7Masked},
+	{avx512Row8, avx512Row8Masked},
+	{avx512Row9, avx512Row9Masked},
+	{avx512Row10, avx512Row10Masked},
+	{avx512Row11, avx512Row11Masked},
+	{avx512Row12, avx512Row12Masked},
+	{avx512Row13, avx512Row13Masked},
+	{avx512Row14, avx512Row14Masked},
+	{avx512Row15, avx512Row15Masked},
+	{avx512Row16, avx512Row16Masked},
+	{avx512Row17, avx512Row17Masked},
+	{avx512Row18, avx512Row18Masked},
+	{avx512Row19, avx512Row19Masked},
+	{avx512Row20, avx512Row20Masked},
+	{avx512Row21, avx512Row21Masked},
+	{avx512Row22, avx512Row22Masked},
+	{avx512Row23, avx512Row23Masked},
+	{avx512Row24, avx512Row24Masked},
 }
 
 var avx512Loops = [][2]loopFunc[uint64]{

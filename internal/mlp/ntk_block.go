@@ -9,17 +9,37 @@ import "github.com/neural-adb/nadb/internal/gemm"
 //
 //	K = Scale · (hh_L [+ 1] + Σ_l dd_l · (hh_l [+ 1]))   (l in increasing order).
 //
-// An entry does not depend on the other rows and columns of a call. It
-// keeps scratch space between calls: one BlockKernel must not be used from
+// It keeps the signals of f a second time, transposed (signal index × row),
+// so that a block of rows is read in place as the columns of a product. An
+// entry does not depend on the other rows and columns of a call. It keeps
+// scratch space between calls: one BlockKernel must not be used from
 // several goroutines at once.
 type BlockKernel struct {
 	f     *Features
-	g, at [][]float64 // per signal matrix: the rows of cols (contiguous), the rows lo..hi transposed
+	t     [][]float64 // per signal matrix: its transpose, width × rows
+	g     [][]float64 // per signal matrix: the gathered rows of a call's columns
 	tiles []float64
 }
 
-// NewBlockKernel returns the on-demand kernel of f.
-func NewBlockKernel(f *Features) *BlockKernel { return &BlockKernel{f: f} }
+// NewBlockKernel returns the on-demand kernel of f (which must not grow
+// afterwards).
+func NewBlockKernel(f *Features) *BlockKernel {
+	a := f.Arch
+	nm := 2*a.Depth + 1
+	k := &BlockKernel{f: f, t: make([][]float64, nm), g: make([][]float64, nm)}
+	n := f.rows
+	for m := range nm {
+		x, w := f.signal(m)
+		t := make([]float64, w*n)
+		for r := range n {
+			for p, v := range x[r*w : (r+1)*w] {
+				t[p*n+r] = v
+			}
+		}
+		k.t[m] = t
+	}
+	return k
+}
 
 // Rows returns the number of rows of f.
 func (k *BlockKernel) Rows() int { return k.f.rows }
@@ -27,31 +47,21 @@ func (k *BlockKernel) Rows() int { return k.f.rows }
 // ColumnsTo writes K(lo+a, cols[b]) into dst[b·(hi−lo)+a] for
 // lo ≤ lo+a < hi: the rows lo..hi−1 of the columns cols, one after the
 // other. Per tile, each inner product of the closed form is a product of the
-// gathered signals of cols and the transposed signals of the rows (package
-// gemm), then the terms are combined element-wise.
+// gathered signals of cols and the transposed signals of the rows, read in
+// place (package gemm), then the terms are combined element-wise.
 func (k *BlockKernel) ColumnsTo(dst []float64, lo, hi int, cols []int) {
 	f := k.f
 	a := f.Arch
-	n, nr := len(cols), hi-lo
+	n, nr, rows := len(cols), hi-lo, f.rows
 	if nr <= 0 || n == 0 {
 		return
 	}
 	nm := 2*a.Depth + 1
-	if len(k.g) != nm {
-		k.g, k.at = make([][]float64, nm), make([][]float64, nm)
-	}
 	for m := range nm {
 		x, w := f.signal(m)
 		k.g[m] = grow(k.g[m], w*n)
 		for b, c := range cols {
 			copy(k.g[m][b*w:(b+1)*w], x[c*w:(c+1)*w])
-		}
-		k.at[m] = grow(k.at[m], w*nr)
-		at := k.at[m]
-		for r := range nr {
-			for p, v := range x[(lo+r)*w : (lo+r+1)*w] {
-				at[p*nr+r] = v
-			}
 		}
 	}
 	const tile = crossRows * crossBlock
@@ -68,7 +78,7 @@ func (k *BlockKernel) ColumnsTo(dst []float64, lo, hi int, cols []int) {
 	// x[cols[b]]·x[lo+a], the product GramTo forms.
 	product := func(c []float64, m, b0, nb, a0, na int) {
 		_, w := f.signal(m)
-		gemm.MulStridedTo(c, na, k.g[m][b0*w:], w, k.at[m][a0:], nr, nb, w, na)
+		gemm.MulStridedTo(c, na, k.g[m][b0*w:], w, k.t[m][lo+a0:], rows, nb, w, na)
 	}
 	for b0 := 0; b0 < n; b0 += crossRows {
 		nb := min(crossRows, n-b0)

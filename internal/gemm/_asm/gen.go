@@ -29,14 +29,15 @@ type isa struct {
 	name   string
 	lanes  int
 	mrMax  []int // largest mr for nv = 1, 2, …: mr·nv accumulators + nv + 1 ≤ registers
+	wide   int   // vectors of the one-row kernels (rowKernel): accumulators + 2 ≤ registers
 	vec    func() VecVirtual
 	mask   string // Go type of the mask argument
 	avx512 bool
 }
 
 var isas = []isa{
-	{name: "avx2", lanes: 4, mrMax: []int{4, 4, 4}, vec: YMM, mask: "*[4]int64"},
-	{name: "avx512", lanes: 8, mrMax: []int{8, 8, 8, 6}, vec: ZMM, mask: "uint64", avx512: true},
+	{name: "avx2", lanes: 4, mrMax: []int{4, 4, 4}, wide: 12, vec: YMM, mask: "*[4]int64"},
+	{name: "avx512", lanes: 8, mrMax: []int{8, 8, 8, 6}, wide: 24, vec: ZMM, mask: "uint64", avx512: true},
 }
 
 var table = flag.String("table", "", "write the Go dispatch tables to this file")
@@ -56,10 +57,16 @@ func main() {
 				kernel(s, s.mrMax[nv-1], nv, masked, true)
 			}
 		}
+		for nv := len(s.mrMax) + 1; nv <= s.wide; nv++ {
+			for _, masked := range []bool{false, true} {
+				rowKernel(s, nv, masked)
+			}
+		}
 		relu(s)
 		mask(s)
 		adam(s)
 		combine(s)
+		peak(s)
 	}
 	Generate()
 	if *table != "" {
@@ -84,6 +91,11 @@ func tables() []byte {
 				fmt.Fprintf(&b, "\t\t{%s, %s},\n", kernelName(s, mr, nv, false), kernelName(s, mr, nv, true))
 			}
 			b.WriteString("\t},\n")
+		}
+		b.WriteString("}\n")
+		fmt.Fprintf(&b, "\n// %sRows[nv−%d][masked]: the one-row kernels of %d to %d vectors.\nvar %sRows = [][2]kernelFunc[%s]{\n", s.name, len(s.mrMax)+1, len(s.mrMax)+1, s.wide, s.name, s.mask)
+		for nv := len(s.mrMax) + 1; nv <= s.wide; nv++ {
+			fmt.Fprintf(&b, "\t{%s, %s},\n", rowName(s, nv, false), rowName(s, nv, true))
 		}
 		b.WriteString("}\n")
 		fmt.Fprintf(&b, "\nvar %sLoops = [][2]loopFunc[%s]{\n", s.name, s.mask)
@@ -551,4 +563,145 @@ func combine(s isa) {
 		VZEROUPPER()
 		RET()
 	}
+}
+
+// peak generates <isa>Peak(n int): n iterations of 12 independent fused
+// multiply–adds on registers, no memory access: the core's fp64 peak rate
+// (BenchmarkPeak), against which a run's arithmetic floor is measured.
+func peak(s isa) {
+	TEXT(s.name+"Peak", NOSPLIT, "func(n int)")
+	Pragma("noescape")
+	n := Load(Param("n"), GP64())
+	x, y := s.vec(), s.vec()
+	acc := make([]VecVirtual, 12)
+	VXORPD(x, x, x)
+	VXORPD(y, y, y)
+	for i := range acc {
+		acc[i] = s.vec()
+		VXORPD(acc[i], acc[i], acc[i])
+	}
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	for _, a := range acc {
+		VFMADD231PD(x, y, a)
+	}
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// rowName is the name of the one-row kernel of nv vectors.
+func rowName(s isa, nv int, masked bool) string {
+	m := ""
+	if masked {
+		m = "Masked"
+	}
+	return fmt.Sprintf("%sRow%d%s", s.name, nv, m)
+}
+
+// rowKernel generates the kernel of a tile of one row and nv vectors, more
+// than the register tiles hold: the accumulators stay in registers and the
+// vectors of b are read by the fused multiply–adds from memory, so that a
+// product of one row by many columns (a solve's row, a kernel column) has
+// nv independent chains in flight instead of three. The signature and the
+// chains are those of kernel (ars and ldc unused).
+func rowKernel(s isa, nv int, masked bool) {
+	TEXT(rowName(s, nv, masked), NOSPLIT,
+		"func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask "+s.mask+")")
+	Pragma("noescape")
+	vbytes := 8 * s.lanes
+	k := Load(Param("k"), GP64())
+	ap := Load(Param("a"), GP64())
+	aks := Load(Param("aks"), GP64())
+	SHLQ(U8(3), aks)
+	bp := Load(Param("b"), GP64())
+	bks := Load(Param("bks"), GP64())
+	SHLQ(U8(3), bks)
+	cp := Load(Param("c"), GP64())
+	var kmask OpmaskVirtual
+	var mp GPVirtual
+	if masked {
+		if s.avx512 {
+			mbits := GP64()
+			Load(Param("mask"), mbits)
+			kmask = K()
+			KMOVW(mbits.As32(), kmask)
+		} else {
+			mp = GP64()
+			Load(Param("mask"), mp)
+		}
+	}
+	last := func(v int) bool { return masked && v == nv-1 }
+	loadMasked := func(m Mem, dst VecVirtual) {
+		if s.avx512 {
+			VMOVUPD_Z(m, kmask, dst)
+			return
+		}
+		VMOVDQU(Mem{Base: mp}, dst)
+		VMASKMOVPD(m, dst, dst)
+	}
+	accs := make([]VecVirtual, nv)
+	for v := range accs {
+		accs[v] = s.vec()
+	}
+	accFlag, err := Param("acc").Resolve()
+	if err != nil {
+		log.Fatal(err)
+	}
+	CMPQ(accFlag.Addr, U8(0))
+	JE(LabelRef("zero"))
+	for v := range nv {
+		m := Mem{Base: cp, Disp: v * vbytes}
+		if last(v) {
+			loadMasked(m, accs[v])
+		} else {
+			VMOVUPD(m, accs[v])
+		}
+	}
+	JMP(LabelRef("start"))
+	Label("zero")
+	for v := range nv {
+		VXORPD(accs[v], accs[v], accs[v])
+	}
+	Label("start")
+	TESTQ(k, k)
+	JZ(LabelRef("store"))
+	t, tail := s.vec(), s.vec()
+	Label("loop")
+	VBROADCASTSD(Mem{Base: ap}, t)
+	for v := range nv {
+		m := Mem{Base: bp, Disp: v * vbytes}
+		if last(v) {
+			loadMasked(m, tail)
+			VFMADD231PD(tail, t, accs[v])
+		} else {
+			VFMADD231PD(m, t, accs[v])
+		}
+	}
+	ADDQ(aks, ap)
+	ADDQ(bks, bp)
+	DECQ(k)
+	JNZ(LabelRef("loop"))
+	Label("store")
+	var sm VecVirtual
+	if masked && !s.avx512 {
+		sm = s.vec()
+		VMOVDQU(Mem{Base: mp}, sm)
+	}
+	for v := range nv {
+		m := Mem{Base: cp, Disp: v * vbytes}
+		switch {
+		case last(v) && s.avx512:
+			VMOVUPD(accs[v], kmask, m)
+		case last(v):
+			VMASKMOVPD(accs[v], sm, m)
+		default:
+			VMOVUPD(accs[v], m)
+		}
+	}
+	VZEROUPPER()
+	RET()
 }
