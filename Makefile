@@ -84,7 +84,7 @@ figures: nadb
 	bin/nadb figures -out figures
 	bin/nadb theory -out figures/theory
 
-## figure-costs: the expected processor time of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list and the progress ETA) from the times the cache recorded: run after a cold make figures
+## figure-costs: the expected processor time of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list and the progress ETA) from the times the cache recorded, after running one seed of every configuration without one (all of them after make clean-cache: about a tenth of a cold make figures)
 figure-costs: nadb
 	bin/nadb figures -costs experiments/sweep/costs.csv
 

@@ -28,7 +28,7 @@ func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results")
 	out := fs.String("out", "", "directory the figures are written to (default figures, the committed paper-scale results; required with -quick, which refuses to overwrite paper-scale figures)")
 	list := fs.Bool("list", false, "list the figures, their run counts and expected processor time (from the committed cost table), run nothing")
-	costs := fs.String("costs", "", "write the cost table of the figures' runs from the processor times recorded in the cache to this file (experiments/sweep/costs.csv after a cold sweep), run nothing")
+	costs := fs.String("costs", "", "write the cost table of the figures' runs to this file (experiments/sweep/costs.csv): the processor times the cache recorded, after running one seed of every configuration that has none; plots nothing")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: nadb figures [flags]
 
@@ -89,11 +89,22 @@ flags:`)
 		return nil
 	}
 	cache := &sweep.Cache{Dir: *cacheDir}
-	if *costs != "" {
-		return writeCosts(stderr, *costs, figs, cache)
-	}
 	prog := newProgress(stderr, sc.Name)
 	est := sweep.DefaultCosts()
+	if *costs != "" {
+		samples, err := sweep.CostSamples(figs, cache)
+		if err != nil {
+			return err
+		}
+		sw := sweep.Sweep{Cache: cache, Workers: *workers, OnEvent: prog.event,
+			Cost: func(s experiments.Spec) float64 { c, _ := est.Estimate(s); return c }}
+		err = sw.Execute(ctx, samples)
+		prog.finish()
+		if err != nil {
+			return prog.interrupted(ctx, err, *cacheDir)
+		}
+		return writeCosts(stderr, *costs, figs, cache)
+	}
 	sw := sweep.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event,
 		Cost: func(s experiments.Spec) float64 { c, _ := est.Estimate(s); return c }}
 	start := time.Now()
@@ -192,7 +203,7 @@ func writeCosts(stderr io.Writer, path string, figs []sweep.Figure, cache *sweep
 		runs += r.Runs
 	}
 	note := fmt.Sprintf("Processor time (user + sys seconds of the run's thread) of one run of each configuration of the figures:\n"+
-		"the mean over %d cached runs, written by nadb figures -costs after a sweep with %s on %s (%s).", runs, runtime.Version(), cpuModel(), runtime.GOARCH)
+		"the mean over the %d cached runs (at least one per configuration), written by nadb figures -costs (make figure-costs) with %s on %s (%s).", runs, runtime.Version(), cpuModel(), runtime.GOARCH)
 	if err := fsutil.WriteWith(path, func(w io.Writer) error { return sweep.WriteCosts(w, note, rows) }); err != nil {
 		return err
 	}

@@ -42,11 +42,19 @@ type cached struct {
 	Key          string           `json:"key"`
 	Spec         experiments.Spec `json:"spec"`
 	WallSeconds  float64          `json:"wall_s"`
-	CPUSeconds   float64          `json:"cpu_s,omitempty"` // the run's thread (user + sys); 0: not measured
+	CPUSeconds   *float64         `json:"cpu_s,omitempty"` // the run's thread (user + sys); absent: not measured
 	Counts       []int            `json:"counts"`
 	ExtraColumns []string         `json:"extra_columns,omitempty"`
 	CSV          string           `json:"csv"`
 	SHA256       string           `json:"sha256,omitempty"` // payloadSum; absent in entries written before it existed
+}
+
+// cpu returns the recorded processor seconds, 0 if none.
+func (f *cached) cpu() float64 {
+	if f.CPUSeconds == nil {
+		return 0
+	}
+	return *f.CPUSeconds
 }
 
 // payloadSum returns the hexadecimal sha256 of f's payload: everything but
@@ -59,7 +67,7 @@ func (f *cached) payloadSum() string {
 		Counts       []int    `json:"counts"`
 		ExtraColumns []string `json:"extra_columns"`
 		CSV          string   `json:"csv"`
-	}{f.Key, f.WallSeconds, f.CPUSeconds, f.Counts, f.ExtraColumns, f.CSV})
+	}{f.Key, f.WallSeconds, f.cpu(), f.Counts, f.ExtraColumns, f.CSV})
 	if err != nil {
 		panic(err) // only strings, ints and finite floats
 	}
@@ -107,7 +115,10 @@ func (c *Cache) CPU(spec experiments.Spec) (sec float64, ok bool, err error) {
 	if !ok || err != nil {
 		return 0, false, err
 	}
-	return f.CPUSeconds, f.CPUSeconds > 0, nil
+	if f.CPUSeconds == nil {
+		return 0, false, nil
+	}
+	return *f.CPUSeconds, true, nil
 }
 
 // read returns the verified cache entry of spec with its checkpoints, or ok
@@ -148,17 +159,21 @@ func (c *Cache) read(spec experiments.Spec) (f cached, cps []experiments.Checkpo
 }
 
 // Store writes res atomically, with the wall-clock seconds its run took.
-func (c *Cache) Store(res *experiments.Result, wall float64) error { return c.StoreCPU(res, wall, 0) }
+func (c *Cache) Store(res *experiments.Result, wall float64) error { return c.StoreCPU(res, wall, -1) }
 
-// StoreCPU is Store with the processor seconds the run took (0: not
+// StoreCPU is Store with the processor seconds the run took (negative: not
 // measured), which CPU returns and the cost table is made from.
 func (c *Cache) StoreCPU(res *experiments.Result, wall, cpu float64) error {
+	var cpuField *float64
+	if cpu >= 0 {
+		cpuField = &cpu
+	}
 	var buf bytes.Buffer
 	if err := experiments.WriteCSV(&buf, res); err != nil {
 		return err
 	}
 	key := res.Spec.Key()
-	f := cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpu, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}
+	f := cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpuField, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}
 	f.SHA256 = f.payloadSum()
 	data, err := json.MarshalIndent(f, "", " ")
 	if err != nil {

@@ -220,3 +220,40 @@ func MeasuredCosts(figs []Figure, c *Cache) (rows []Cost, missing int, err error
 	}
 	return rows, missing, nil
 }
+
+// CostSamples returns, for every configuration of the figures none of whose
+// cached runs has a recorded processor time, its first run (the lowest
+// seed): running them makes MeasuredCosts cover every configuration at the
+// cost of one run each.
+func CostSamples(figs []Figure, c *Cache) ([]Job, error) {
+	timed := map[string]bool{}
+	first := map[string]Job{}
+	var order []string
+	for _, f := range figs {
+		for _, j := range f.Jobs() {
+			k := CostKey(j.Spec)
+			if _, ok := first[k]; !ok {
+				first[k] = j
+				order = append(order, k)
+			}
+			if j.Spec.Seed < first[k].Spec.Seed {
+				first[k] = j
+			}
+			if timed[k] {
+				continue
+			}
+			_, ok, err := c.CPU(j.Spec)
+			if err != nil {
+				return nil, err
+			}
+			timed[k] = ok
+		}
+	}
+	var out []Job
+	for _, k := range order {
+		if !timed[k] {
+			out = append(out, first[k])
+		}
+	}
+	return out, nil
+}

@@ -130,3 +130,36 @@ func TestSweepRecordsCostsAndOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCostSamples asks for one run of every configuration without a
+// recorded time: all three of the tiny figure's in an empty cache, then
+// none once they are measured.
+func TestCostSamples(t *testing.T) {
+	f := tinyFigure()
+	c := &Cache{Dir: t.TempDir()}
+	jobs, err := CostSamples([]Figure{f}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 3 {
+		t.Fatalf("%d samples in an empty cache, want 3 (one per configuration)", len(jobs))
+	}
+	for _, j := range jobs {
+		if j.Spec.Seed != 1 {
+			t.Errorf("sample of %s has seed %d, want the first", j.Spec.Algorithm, j.Spec.Seed)
+		}
+	}
+	if err := (&Sweep{Cache: c, Workers: 1}).Execute(context.Background(), jobs); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	if jobs, err = CostSamples([]Figure{f}, c); err != nil || len(jobs) != 0 {
+		t.Fatalf("after measuring: %d samples (%v), want 0", len(jobs), err)
+	}
+	rows, missing, err := MeasuredCosts([]Figure{f}, c)
+	if err != nil || len(rows) != 3 || missing != 6 {
+		t.Fatalf("MeasuredCosts: %d rows, %d missing (%v); want 3 and 6", len(rows), missing, err)
+	}
+}

@@ -24,7 +24,7 @@ type Job struct {
 type Event struct {
 	Job
 	Wall float64 // seconds the run took (0 when cached)
-	CPU  float64 // processor seconds of the run's thread (0 when cached or not measured)
+	CPU  float64 // processor seconds of the run's thread (0 when cached, −1 when not measured)
 	// Expected is the run's expected processor time and Left that of the
 	// runs to execute that have not finished yet (Sweep.Cost; 0 without it).
 	Expected, Left float64
@@ -111,6 +111,9 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 		res, err := experiments.Run(ctx, j.Spec, nil)
 		walls[i], cpus[i] = time.Since(start).Seconds(), (cputime.Thread() - cpu0).Seconds()
 		runtime.UnlockOSThread()
+		if !cputime.ThreadSupported() {
+			cpus[i] = -1
+		}
 		if err == nil {
 			err = s.Cache.StoreCPU(res, walls[i], cpus[i])
 		}

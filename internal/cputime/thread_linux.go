@@ -19,3 +19,6 @@ func Thread() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// ThreadSupported reports whether Thread counts (Linux).
+func ThreadSupported() bool { return true }
