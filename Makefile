@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all claims test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed nadb figures figures-quick verify paper clean-cache clean
+.PHONY: all claims test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify paper clean-cache clean
 
 all: test
 
@@ -74,6 +74,18 @@ speed: nadb
 	  done; echo; \
 	  echo "The README's comparison with PyTorch is quoted, not measured here: a PyTorch program of neural-adb-ucb-randctx written for that comparison (one thread, float64; not part of this repository) took 14.0 s of CPU and 450 MB, 10 s of it training, on a 2-core AMD EPYC machine of this project with AVX-512 (not necessarily the machine above), where this repository's run of the same learner then took about 1.5 s; \`make speed\` cannot re-run it."; \
 	} > bin/speed.md && mv bin/speed.md figures/speed.md && cat figures/speed.md
+
+## target-costs: claim 10d, neural-adb-target's cost (verify/prereg/target.json): the Letter-like pool (10,000 contexts × 26 arms × 442 features, float32, bin/letter32) under GNU time, neural-adb-target with both objectives at -every 1000 (deciding) and 50 and neural-adb-plus at -every 1000 (shown; about 10 CPU-minutes of the total), with the processor times the cache recorded for the target-* figures' runs → figures/target/target-costs.md
+TARGET_POOL := bin/letter32
+target-costs: nadb
+	@test -x /usr/bin/time || { echo "make target-costs needs GNU time: apt-get install time"; exit 2; }
+	test -d $(TARGET_POOL) || bin/nadb data synth -out $(TARGET_POOL) -contexts 10000 -arms 26 -layout blocks -block 16 -float32
+	rm -rf bin/target-costs && mkdir -p bin/target-costs
+	for e in 1000 50; do for o in predict policy; do \
+	  GOMAXPROCS=1 /usr/bin/time -v -o bin/target-costs/target-$$o-$$e.time bin/nadb run -algo neural-adb-target -objective $$o -problem pool -pool $(TARGET_POOL) -T 1000 -every $$e -seed 1 -q || exit 1; \
+	done; done
+	GOMAXPROCS=1 /usr/bin/time -v -o bin/target-costs/plus-1000.time bin/nadb run -algo neural-adb-plus -problem pool -pool $(TARGET_POOL) -T 1000 -every 1000 -seed 1 -q
+	bin/nadb verify -scale paper -target-costs bin/target-costs -out figures/target/target-costs.md
 
 ## nadb: build the command into bin/
 nadb:

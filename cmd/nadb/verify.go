@@ -26,6 +26,7 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results (shared with nadb figures)")
 	brief := fs.Bool("brief", false, "print a short table for a terminal instead of the Markdown one: each claim's id, verdict and statement (make claims)")
 	out := fs.String("out", "", "also write the claims table as Markdown to this file, and, when it ends in .md, as CSV beside it (FILE.csv, for programs such as nadb paper) with every per-seed value the tests read (FILE-seeds.csv); make verify writes the paper-scale table to figures/claims.md, figures/claims.csv and figures/claims-seeds.csv; a reduced-scale run refuses to overwrite a paper-scale table")
+	targetCosts := fs.String("target-costs", "", "instead of the claims: decide claim 10d (neural-adb-target's cost, verify/prereg/target.json) from the processor times the -cache recorded for the target-* figures' runs and the reports of GNU time -v in this directory (DIR/*.time), and print figures/target/target-costs.md (also written to -out); make target-costs measures and writes it")
 	firstSeed := fs.Uint64("first-seed", 1, "first seed of every claim (its number of seeds unchanged): a confirmation on seeds no figure runs, such as -first-seed 31 for claims decided on seeds 1-30; the recorded verdicts (of seeds from 1) are then shown, not enforced")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout (-brief: a short table for a terminal). Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
@@ -50,6 +51,9 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		return usageError{fmt.Errorf("first-seed: seeds start at 1, got %d", *firstSeed)}
 	}
 	sc.FirstSeed = *firstSeed
+	if *targetCosts != "" {
+		return writeTargetCosts(stdout, sc, *cacheDir, *targetCosts, *out)
+	}
 	if *out != "" {
 		if err := checkOutFile("out", *out); err != nil {
 			return err
@@ -126,6 +130,35 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	}
 	if len(differ) > 0 {
 		return fmt.Errorf("computed verdicts differ from the recorded ones (or are undecided) for claims %s", strings.Join(differ, ", "))
+	}
+	return nil
+}
+
+// writeTargetCosts decides claim 10d and prints its results file (also
+// written to out, if set).
+func writeTargetCosts(stdout io.Writer, sc verify.Scale, cacheDir, dir, out string) error {
+	if out != "" {
+		if err := checkOutFile("out", out); err != nil {
+			return err
+		}
+	}
+	sc.Seeds = sweep.PlusSeeds(sc)
+	ratios, err := verify.TargetCostRatios(&sweep.Cache{Dir: cacheDir}, sc)
+	if err != nil {
+		return err
+	}
+	pools, err := verify.ReadTimeReports(dir)
+	if err != nil {
+		return err
+	}
+	tc := verify.TargetCosts{Ratios: ratios, Pools: pools}
+	var buf bytes.Buffer
+	if err := tc.WriteMarkdown(&buf, sc); err != nil {
+		return err
+	}
+	stdout.Write(buf.Bytes())
+	if out != "" {
+		return fsutil.WriteFile(out, buf.Bytes())
 	}
 	return nil
 }
