@@ -3,8 +3,6 @@ package gram
 import (
 	"fmt"
 	"math"
-
-	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Confidence maintains the per-context blocks Q_c = Φ_c V⁻¹ Φ_cᵀ of a pool of
@@ -31,7 +29,7 @@ type Confidence struct {
 	cols  []int
 	tile  []float64
 	n     int       // rows = Contexts·Arms
-	r     []float64 // r̃_s, row s of length n; context c's part once ver[c] > s
+	r     rowStore  // r̃_s, row s of length n; context c's part once ver[c] > s
 	pairs [][2]int  // (i, j) of ψ = φ_i − φ_j; j = −1 for ψ = φ_i (AddRow)
 	q     []float64 // Contexts × Arms × Arms
 	ver   []int     // per context: the updates its part of r and its block include
@@ -58,7 +56,7 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 	if k.Rows() != n {
 		panic(fmt.Sprintf("gram: kernel has %d rows, want %d contexts × %d arms", k.Rows(), contexts, arms))
 	}
-	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, q: make([]float64, contexts*arms*arms), ver: make([]int, contexts),
+	c := &Confidence{Contexts: contexts, Arms: arms, reg: reg, k: k, n: n, r: rowStore{n: n}, q: make([]float64, contexts*arms*arms), ver: make([]int, contexts),
 		bnorm: make([]float64, contexts), bdiag: make([]float64, contexts), bver: make([]int, contexts)}
 	for i := range c.bver {
 		c.bver[i] = -1
@@ -200,7 +198,7 @@ func (c *Confidence) Row() []float64 {
 	}
 	c.settle()
 	c.catchUpAll()
-	return c.r[(t-1)*c.n : t*c.n]
+	return c.r.row(t - 1)
 }
 
 // Add updates V ← V + ψψᵀ with ψ = φ_i − φ_j for pool rows i ≠ j.
@@ -240,24 +238,17 @@ func (c *Confidence) add(i, j int) {
 	c.growNL(t + 1)
 	nl := c.nl[t*c.ldl : t*c.ldl+t]
 	for u := range nl {
-		nl[u] = -psiDot(c.r[u*n:(u+1)*n], i, j)
+		nl[u] = -psiDot(c.r.row(u), i, j)
 	}
-	if cap(c.r) < (t+1)*n {
-		// Double: the runtime grows a long slice by a quarter at a time,
-		// and each growth copies every row so far.
-		r := make([]float64, t*n, max(2*cap(c.r), 16*n))
-		copy(r, c.r)
-		c.r = r
-	}
-	c.r = c.r[:(t+1)*n]
+	c.r.grow()
 	c.pairs = append(c.pairs, [2]int{i, j})
 	for _, ctx := range ctxs {
 		if ctx >= 0 {
 			c.start(t, ctx*K, K)
-			gemm.AddMulStridedTo(c.r[t*n+ctx*K:], n, nl, t, c.r[ctx*K:], n, 1, t, K)
+			c.r.addMul(c.r.at(t, ctx*K), n, nl, t, 1, 0, t, ctx*K, K)
 		}
 	}
-	rt := c.r[t*n : (t+1)*n]
+	rt := c.r.row(t)
 	sig := 1 / math.Sqrt(1+psiDot(rt, i, j))
 	c.sig = append(c.sig, sig)
 	for _, ctx := range ctxs {

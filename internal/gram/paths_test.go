@@ -47,7 +47,7 @@ func refSolveLower(w []float64, t int, y []float64, n int) {
 // for sizes around the block size, bit for bit.
 func TestRefreshKernelsMatchUnblocked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	for _, size := range []int{1, 2, 7, refreshBlock - 1, refreshBlock, refreshBlock + 1, 2*refreshBlock + 5, 130} {
+	for _, size := range []int{1, 2, 7, refreshBlock - 1, refreshBlock, refreshBlock + 1, 2*refreshBlock + 5, 130, chunkRows + 1, 2*chunkRows + 13} {
 		const n = 37
 		// −C for C = a·I + ΨᵀΨ with a random Ψ (size × 9), lower triangle.
 		psi := make([]float64, size*9)
@@ -88,9 +88,9 @@ func TestRefreshKernelsMatchUnblocked(t *testing.T) {
 					}
 				}
 			}
-			y := append([]float64(nil), y0...)
-			solveLower(w, size, y, n)
-			if !sameBits(y, wantY) {
+			c := &Confidence{n: n, r: *storeOf(y0, n)}
+			c.solveLower(w, size)
+			if y := c.r.flat(); !sameBits(y, wantY) {
 				t.Fatalf("%v t=%d: the blocked solve differs from the unblocked one", p, size)
 			}
 			gemm.Use(prev)
@@ -131,11 +131,11 @@ func TestPathsBitIdentical(t *testing.T) {
 	for _, path := range gemm.Available() {
 		prev := gemm.Use(path)
 		c := run()
-		got := []snapshot{{append([]float64(nil), c.allBlocks()...), append([]float64(nil), c.r...)}}
+		got := []snapshot{{append([]float64(nil), c.allBlocks()...), c.r.flat()}}
 		if err := c.Refresh(); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, snapshot{c.q, c.r})
+		got = append(got, snapshot{c.q, c.r.flat()})
 		gemm.Use(prev)
 		if want == nil {
 			want = got
@@ -147,4 +147,23 @@ func TestPathsBitIdentical(t *testing.T) {
 			}
 		}
 	}
+}
+
+// flat returns rows 0, …, len−1 of the store, one after the other.
+func (r *rowStore) flat() []float64 {
+	var out []float64
+	for s := range r.len {
+		out = append(out, r.row(s)...)
+	}
+	return out
+}
+
+// storeOf returns a store holding the rows of y (n values each).
+func storeOf(y []float64, n int) *rowStore {
+	r := &rowStore{n: n}
+	for s := range len(y) / n {
+		r.grow()
+		copy(r.row(s), y[s*n:(s+1)*n])
+	}
+	return r
 }

@@ -23,7 +23,6 @@ func (c *Confidence) Refresh() error {
 	if t == 0 {
 		return nil
 	}
-	n := c.n
 	// −Bᵀ into the r̃ storage: row s = K0[:, j_s] − K0[:, i_s], or −K0[:, i_s].
 	if c.bk != nil {
 		c.refreshFromBlocks()
@@ -35,7 +34,7 @@ func (c *Confidence) Refresh() error {
 	w := make([]float64, t*t)
 	for s, p := range c.pairs {
 		for s2 := 0; s2 <= s; s2++ {
-			w[s*t+s2] = psiDot(c.r[s2*n:(s2+1)*n], p[0], p[1])
+			w[s*t+s2] = psiDot(c.r.row(s2), p[0], p[1])
 		}
 		w[s*t+s] -= c.reg
 	}
@@ -43,15 +42,18 @@ func (c *Confidence) Refresh() error {
 		return errors.New("gram: refresh Cholesky failed: a·I + ΨᵀΨ is not positive definite")
 	}
 	alpha := 1 / math.Sqrt(c.reg)
-	for m, v := range c.r[:t*n] {
-		c.r[m] = v * alpha
+	for s := range t {
+		rs := c.r.row(s)
+		for m, v := range rs {
+			rs[m] = v * alpha
+		}
 	}
-	solveLower(w, t, c.r[:t*n], n)
+	c.solveLower(w, t)
 	c.initBlocks()
 	K := c.Arms
 	for ctx := range c.Contexts {
 		for s := range t {
-			c.downdate(ctx, c.r[s*n+ctx*K:s*n+(ctx+1)*K])
+			c.downdate(ctx, c.r.row(s)[ctx*K:(ctx+1)*K])
 		}
 		c.ver[ctx] = t
 		c.bver[ctx] = -1
@@ -62,10 +64,9 @@ func (c *Confidence) Refresh() error {
 // refreshFromColumns writes −Bᵀ into the r̃ storage from whole columns of
 // the kernel.
 func (c *Confidence) refreshFromColumns() {
-	n := c.n
 	for s, p := range c.pairs {
 		ki := c.k.Column(p[0])
-		rs := c.r[s*n : (s+1)*n]
+		rs := c.r.row(s)
 		if p[1] < 0 {
 			for m, v := range ki {
 				rs[m] = -v
@@ -91,7 +92,7 @@ func (c *Confidence) refreshFromBlocks() {
 		c.tile = resize(c.tile, nr*nc)
 		c.bk.ColumnsTo(c.tile, r0, r1, cols)
 		for s, p := range c.pairs {
-			rs := c.r[s*n+r0 : s*n+r1]
+			rs := c.r.row(s)[r0:r1]
 			ki := c.tile[int(c.slot[p[0]])*nr:][:nr]
 			if p[1] < 0 {
 				for m, v := range ki {
@@ -163,14 +164,14 @@ func cholesky(w []float64, t int) bool {
 	return true
 }
 
-// solveLower overwrites y (t×n, row-major) holding −Y with X = L⁻¹Y for the
-// lower triangular L in w (t×t, from cholesky): row s of X is one chain of
-// fused multiply–adds over u = 0, …, s−1 of L[s][u]·x_u started from −y_s,
-// divided by −L[s][s] (substitute).
-func solveLower(w []float64, t int, y []float64, n int) {
+// solveLower overwrites the rows r̃_s, s < t, holding −Y with X = L⁻¹Y
+// for the lower triangular L in w (t×t, from cholesky): row s of X is one
+// chain of fused multiply–adds over u = 0, …, s−1 of L[s][u]·x_u started
+// from −y_s, divided by −L[s][s] (rowStore.substitute).
+func (c *Confidence) solveLower(w []float64, t int) {
 	d := make([]float64, t)
 	for s := range d {
 		d[s] = -w[s*t+s]
 	}
-	substitute(y, n, n, w, t, 0, t, d, true)
+	c.r.substitute(0, c.n, w, t, 0, t, d, true)
 }

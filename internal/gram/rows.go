@@ -65,13 +65,13 @@ func (c *Confidence) catchUp(c0, c1 int) {
 	if v == t {
 		return
 	}
-	n, K := c.n, c.Arms
+	K := c.Arms
 	lo, w := c0*K, (c1-c0)*K
 	c.startAll(v, t, lo, w)
-	substitute(c.r[lo:], n, w, c.nl, c.ldl, v, t, c.sig, false)
+	c.r.substitute(lo, w, c.nl, c.ldl, v, t, c.sig, false)
 	for ctx := c0; ctx < c1; ctx++ {
 		for s := v; s < t; s++ {
-			c.downdate(ctx, c.r[s*n+ctx*K:s*n+(ctx+1)*K])
+			c.downdate(ctx, c.r.row(s)[ctx*K:(ctx+1)*K])
 		}
 		c.ver[ctx] = t
 	}
@@ -101,7 +101,7 @@ func (c *Confidence) startAll(s0, s1, lo, w int) {
 		c.bk.ColumnsTo(c.tile, r0, r1, cols)
 		for s := s0; s < s1; s++ {
 			p := c.pairs[s]
-			rs := c.r[s*c.n+r0 : s*c.n+r1]
+			rs := c.r.row(s)[r0:r1]
 			ki := c.tile[int(c.slot[p[0]])*nr:][:nr]
 			if p[1] < 0 {
 				for m, v := range ki {
@@ -147,7 +147,7 @@ func (c *Confidence) start(s, lo, w int) {
 		return
 	}
 	p := c.pairs[s]
-	rs := c.r[s*c.n+lo : s*c.n+lo+w]
+	rs := c.r.row(s)[lo : lo+w]
 	ki := c.k.Column(p[0])[lo : lo+w]
 	inv := 1 / c.reg
 	if p[1] < 0 {
@@ -175,30 +175,81 @@ func (c *Confidence) growNL(rows int) {
 	c.nl, c.ldl = nl, ld
 }
 
-// substitute continues, for the rows s = v, …, t−1 of y (row s at y[s·ldy:],
-// w columns), the chains of fused multiply–adds over u = 0, …, s−1 of
-// l[s·ldl + u]·y_u whose rows u < v are final, and finishes each row by
+// chunkRows is the number of rows of r̃ allocated at a time (a multiple of
+// substitute's block of 48): the storage grows without copying the rows so
+// far or holding them twice, as one growing slice would.
+const chunkRows = 192
+
+// rowStore holds the rows r̃_s of n values, s < len, chunkRows rows per
+// allocation.
+type rowStore struct {
+	n      int
+	chunks [][]float64
+	len    int
+}
+
+// row returns row s.
+func (r *rowStore) row(s int) []float64 {
+	o := (s % chunkRows) * r.n
+	return r.chunks[s/chunkRows][o : o+r.n]
+}
+
+// at returns the storage from column col of row s to the end of s's chunk:
+// rows s, s+1, … of that chunk at stride n.
+func (r *rowStore) at(s, col int) []float64 {
+	return r.chunks[s/chunkRows][(s%chunkRows)*r.n+col:]
+}
+
+// grow appends a row (zeros in a new chunk).
+func (r *rowStore) grow() {
+	if r.len == len(r.chunks)*chunkRows {
+		r.chunks = append(r.chunks, make([]float64, chunkRows*r.n))
+	}
+	r.len++
+}
+
+// chunkEnd returns the first row after the chunk of row s.
+func chunkEnd(s int) int { return (s/chunkRows + 1) * chunkRows }
+
+// addMul adds to the m rows of dst (stride ldd, w columns) their products
+// with the rows u0, …, u1−1 of the store (columns col, …, col+w−1): row i of
+// dst gains the terms l[i·ldl + u−u0]·r̃_u in increasing u, chunk after
+// chunk, so that every entry continues one chain of fused multiply–adds
+// (package gemm) as one product over contiguous rows would.
+func (r *rowStore) addMul(dst []float64, ldd int, l []float64, ldl int, m, u0, u1, col, w int) {
+	for u := u0; u < u1; {
+		e := min(u1, chunkEnd(u))
+		gemm.AddMulStridedTo(dst, ldd, l[u-u0:], ldl, r.at(u, col), r.n, m, e-u, w)
+		u = e
+	}
+}
+
+// substitute continues, for the rows s = v, …, t−1 of the store (columns
+// lo, …, lo+w−1), the chains of fused multiply–adds over u = 0, …, s−1 of
+// l[s·ldl + u]·r̃_u whose rows u < v are final, and finishes each row by
 // dividing it by f[s] (div) or multiplying it by f[s]. It works in blocks
-// of rows: one panel product for the rows before the block, one for the
-// rows before each sub-block of 8, then row by row; every chain still runs
-// over u in increasing order, so the result does not depend on the blocks.
-func substitute(y []float64, ldy, w int, l []float64, ldl, v, t int, f []float64, div bool) {
+// of rows inside a chunk: one panel product for the rows before the block,
+// one for the rows before each sub-block of 8, then row by row; every chain
+// still runs over u in increasing order, so the result does not depend on
+// the blocks.
+func (r *rowStore) substitute(lo, w int, l []float64, ldl, v, t int, f []float64, div bool) {
 	const nb, sub = 48, 8
-	for i0 := v; i0 < t; i0 += nb {
-		i1 := min(i0+nb, t)
+	n := r.n
+	for i0 := v; i0 < t; {
+		i1 := min(i0+nb, t, chunkEnd(i0))
 		if i0 > 0 {
-			gemm.AddMulStridedTo(y[i0*ldy:], ldy, l[i0*ldl:], ldl, y, ldy, i1-i0, i0, w)
+			r.addMul(r.at(i0, lo), n, l[i0*ldl:], ldl, i1-i0, 0, i0, lo, w)
 		}
 		for s0 := i0; s0 < i1; s0 += sub {
 			s1 := min(s0+sub, i1)
 			if s0 > i0 {
-				gemm.AddMulStridedTo(y[s0*ldy:], ldy, l[s0*ldl+i0:], ldl, y[i0*ldy:], ldy, s1-s0, s0-i0, w)
+				gemm.AddMulStridedTo(r.at(s0, lo), n, l[s0*ldl+i0:], ldl, r.at(i0, lo), n, s1-s0, s0-i0, w)
 			}
 			for s := s0; s < s1; s++ {
 				if s > s0 {
-					gemm.AddMulStridedTo(y[s*ldy:], ldy, l[s*ldl+s0:], ldl, y[s0*ldy:], ldy, 1, s-s0, w)
+					gemm.AddMulStridedTo(r.at(s, lo), n, l[s*ldl+s0:], ldl, r.at(s0, lo), n, 1, s-s0, w)
 				}
-				row, d := y[s*ldy:s*ldy+w], f[s]
+				row, d := r.at(s, lo)[:w], f[s]
 				if div {
 					for m, x := range row {
 						row[m] = x / d
@@ -210,5 +261,6 @@ func substitute(y []float64, ldy, w int, l []float64, ldl, v, t int, f []float64
 				}
 			}
 		}
+		i0 = i1
 	}
 }

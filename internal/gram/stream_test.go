@@ -183,7 +183,7 @@ func compareStream(t *testing.T, when string, s *Stream, conf *Confidence, fresh
 	for x := range rows {
 		for p := range tt {
 			got = append(got, r[x*tt+p])
-			want = append(want, conf.r[p*conf.n+fresh[x/K]*K+x%K])
+			want = append(want, conf.r.row(p)[fresh[x/K]*K+x%K])
 		}
 	}
 	if e := relErr(got, want); e > tol {
