@@ -125,7 +125,9 @@ func TestSweepRecordsCostsAndOrder(t *testing.T) {
 		t.Fatalf("%d configurations measured, %d runs missing; want 3 and 0", len(rows), missing)
 	}
 	for _, r := range rows {
-		if r.Runs != f.Seeds || !(r.CPU > 0) {
+		// A run of a few milliseconds may count 0 s: the kernel counts a
+		// thread's time in clock ticks.
+		if r.Runs != f.Seeds || !(r.CPU >= 0) {
 			t.Errorf("configuration %s: %d runs, %v s", r.Algorithm, r.Runs, r.CPU)
 		}
 	}
