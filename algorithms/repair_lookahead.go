@@ -3,6 +3,7 @@ package algorithms
 import (
 	"fmt"
 
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/gram"
 )
 
@@ -209,13 +210,10 @@ func (r *lookaheadRows) row(i int) []float64 {
 // push records the update M ← M − r̃ r̃ᵀ; kept rows apply it when next used.
 func (r *lookaheadRows) push(rt []float64) { r.hist = append(r.hist, rt...) }
 
-// plusAxpy sets y += a·x.
+// plusAxpy sets y += a·x (each product rounded before its sum: gemm.Axpy).
 func plusAxpy(a float64, x, y []float64) {
 	if a == 0 {
 		return
 	}
-	y = y[:len(x)]
-	for j, v := range x {
-		y[j] += a * v
-	}
+	gemm.Axpy(y[:len(x)], x, a)
 }

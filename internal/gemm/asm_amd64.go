@@ -144,7 +144,7 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 }
 
 // combineAsm runs element-wise step op (0: ScaleShift of x; 1: AddProduct
-// into x from y and z; 2: ScaleTo x from y) of path p over the longest
+// into x from y and z; 2: ScaleTo x from y; 3: Axpy into x from y) of path p over the longest
 // prefix of x that is a whole number of vectors and returns its length; the
 // caller finishes the rest.
 func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int {
@@ -165,10 +165,14 @@ func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int {
 		avx512AddProduct(&x[0], &y[0], &z[0], n, c)
 	case op == 1:
 		avx2AddProduct(&x[0], &y[0], &z[0], n, c)
-	case p == AVX512:
+	case op == 2 && p == AVX512:
 		avx512ScaleTo(&x[0], &y[0], n, c)
-	default:
+	case op == 2:
 		avx2ScaleTo(&x[0], &y[0], n, c)
+	case p == AVX512:
+		avx512Axpy(&x[0], &y[0], n, c)
+	default:
+		avx2Axpy(&x[0], &y[0], n, c)
 	}
 	return n
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestCombineBitIdentical runs ScaleShift, AddProduct and ScaleTo on every
+// TestCombineBitIdentical runs ScaleShift, AddProduct, Axpy and ScaleTo on every
 // path of this machine over lengths around the vector blocks, with values of
 // varied magnitude (signed zeros, subnormals, huge values), and requires the
 // bits of the formulas evaluated one correctly rounded operation at a time.
@@ -47,6 +47,13 @@ func TestCombineBitIdentical(t *testing.T) {
 				want[i] += l
 			}
 			checkBits(t, p, "AddProduct", n, got, want)
+			got, want = append([]float64(nil), x...), append([]float64(nil), x...)
+			Axpy(got, d, a)
+			for i := range want {
+				prod := a * d[i]
+				want[i] += prod
+			}
+			checkBits(t, p, "Axpy", n, got, want)
 			got = make([]float64, n)
 			ScaleTo(got, x, a)
 			for i, v := range x {

@@ -82,3 +82,20 @@ func ScaleTo(dst, x []float64, s float64) {
 		dst[i] = x[i] * s
 	}
 }
+
+// Axpy sets y[i] ← y[i] + a·x[i], the product rounded before the sum (no
+// fused multiply–add). It panics if x is shorter than y.
+func Axpy(y, x []float64, a float64) {
+	if len(x) < len(y) {
+		panic("gemm: Axpy with x shorter than y")
+	}
+	c := [3]float64{a}
+	var n int
+	switch active {
+	case AVX2, AVX512:
+		n = combineAsm(active, 3, y, x, nil, &c)
+	}
+	for i := n; i < len(y); i++ {
+		y[i] += float64(a * x[i])
+	}
+}

@@ -164,6 +164,9 @@ func avx2ScaleShift(x *float64, n int, c *[3]float64)
 func avx2AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
 
 //go:noescape
+func avx2Axpy(y *float64, x *float64, n int, c *[3]float64)
+
+//go:noescape
 func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
 
 //go:noescape
@@ -507,6 +510,9 @@ func avx512ScaleShift(x *float64, n int, c *[3]float64)
 
 //go:noescape
 func avx512AddProduct(acc *float64, d *float64, h *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx512Axpy(y *float64, x *float64, n int, c *[3]float64)
 
 //go:noescape
 func avx512ScaleTo(dst *float64, x *float64, n int, c *[3]float64)

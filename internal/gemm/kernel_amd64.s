@@ -3541,6 +3541,30 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2Axpy(y *float64, x *float64, n int, c *[3]float64)
+// Requires: AVX
+TEXT ·avx2Axpy(SB), NOSPLIT, $0-32
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VBROADCASTSD (BX), Y0
+	TESTQ        DX, DX
+	JZ           done
+
+loop:
+	VMULPD  (CX), Y0, Y1
+	VADDPD  (AX), Y1, Y1
+	VMOVUPD Y1, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, DX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
 // Requires: AVX
 TEXT ·avx2ScaleTo(SB), NOSPLIT, $0-32
@@ -14106,6 +14130,30 @@ loop:
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
 	SUBQ    $0x00000008, BX
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512Axpy(y *float64, x *float64, n int, c *[3]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512Axpy(SB), NOSPLIT, $0-32
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VBROADCASTSD (BX), Z0
+	TESTQ        DX, DX
+	JZ           done
+
+loop:
+	VMULPD  (CX), Z0, Z1
+	VADDPD  (AX), Z1, Z1
+	VMOVUPD Z1, (AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, DX
 	JNZ     loop
 
 done:

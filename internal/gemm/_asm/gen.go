@@ -485,6 +485,7 @@ func adam(s isa) {
 //	<isa>ScaleShift(x, n, c):     x ← c[0]·x + c[1]
 //	<isa>AddProduct(acc, d, h, n, c): acc ← acc + (c[0]·d)·(c[1]·h + c[2])
 //	<isa>ScaleTo(dst, x, n, c):   dst ← x·c[0]
+//	<isa>Axpy(y, x, n, c):        y ← y + c[0]·x
 func combine(s isa) {
 	TEXT(s.name+"ScaleShift", NOSPLIT, "func(x *float64, n int, c *[3]float64)")
 	Pragma("noescape")
@@ -534,6 +535,30 @@ func combine(s isa) {
 		for _, p := range []Register{acc, d, h} {
 			ADDQ(U32(8*s.lanes), p)
 		}
+		SUBQ(U32(s.lanes), n)
+		JNZ(LabelRef("loop"))
+		Label("done")
+		VZEROUPPER()
+		RET()
+	}
+	TEXT(s.name+"Axpy", NOSPLIT, "func(y, x *float64, n int, c *[3]float64)")
+	Pragma("noescape")
+	{
+		y := Load(Param("y"), GP64())
+		x := Load(Param("x"), GP64())
+		n := Load(Param("n"), GP64())
+		cp := Load(Param("c"), GP64())
+		ca := s.vec()
+		VBROADCASTSD(Mem{Base: cp}, ca)
+		v := s.vec()
+		TESTQ(n, n)
+		JZ(LabelRef("done"))
+		Label("loop")
+		VMULPD(Mem{Base: x}, ca, v) // c0·x
+		VADDPD(Mem{Base: y}, v, v)  // y + …
+		VMOVUPD(v, Mem{Base: y})
+		ADDQ(U32(8*s.lanes), x)
+		ADDQ(U32(8*s.lanes), y)
 		SUBQ(U32(s.lanes), n)
 		JNZ(LabelRef("loop"))
 		Label("done")
