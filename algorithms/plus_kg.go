@@ -46,7 +46,7 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	total := growF(&ws.total, M)
 	clear(total)
 	bb := growF(&ws.bb, M)
-	live := growB(&ws.live, M)
+	live := growB(&ws.live, (M+3)/4) // bit j%4 of live[j/4]: candidate j
 	// Context by context (the K×M block of β is contiguous), each candidate's
 	// total summed over contexts in increasing order.
 	for c := range l.pool.Contexts {
@@ -62,12 +62,12 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 		}
 		clear(live)
 		for a := range K {
-			if a != best {
-				kgFilter(live, blk[a*M:(a+1)*M], den, bb, mu[best]-mu[a])
+			if a != best { // gap < 8·|row[j]·den[j] − bb[j]|
+				gemm.MarkAbove(live, blk[a*M:(a+1)*M], den, bb, 8, mu[best]-mu[a])
 			}
 		}
 		for j := range M {
-			if live[j] == 0 {
+			if live[j/4]>>(j%4)&1 == 0 {
 				continue
 			}
 			for a := range K {
@@ -77,23 +77,6 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 		}
 	}
 	return append(dst, total...)
-}
-
-// kgFilter sets live[j] to 1 where gap < 8·|row[j]·den[j] − bb[j]|: the
-// arm of row passes plusKG's filter for candidate j.
-func kgFilter(live []uint8, row, den, bb []float64, gap float64) {
-	row, den, bb = row[:len(live)], den[:len(live)], bb[:len(live)]
-	for j := range live {
-		live[j] |= b2u(gap < 8*math.Abs(row[j]*den[j]-bb[j]))
-	}
-}
-
-// b2u returns 1 for true and 0 for false (without a branch).
-func b2u(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // growB returns (*buf)[:n], reallocating if its capacity is short.

@@ -229,3 +229,16 @@ func (e *engine[M]) runRows(m, n, k int, a []float64, ars, aks int, b []float64,
 		}
 	}
 }
+
+// markAboveAsm runs MarkAbove's AVX2 kernel (also on AVX-512 machines,
+// which have AVX2) over the longest prefix that is a whole number of groups
+// of 4 and returns its length.
+func markAboveAsm(mask []uint8, x, s, y []float64, c, g float64) int {
+	n := len(x) / 4 * 4
+	if n > 0 && hasAVX2 {
+		cc := [2]float64{c, g}
+		avx2MarkAbove(&mask[0], &x[0], &s[0], &y[0], n, &cc)
+		return n
+	}
+	return 0
+}

@@ -17,3 +17,5 @@ func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int { return 0 }
 func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int { return 0 }
 
 func peakAsm(p Path, n int) float64 { return 0 }
+
+func markAboveAsm(mask []uint8, x, s, y []float64, c, g float64) int { return 0 }

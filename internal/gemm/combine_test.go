@@ -73,3 +73,43 @@ func checkBits(t *testing.T, p Path, name string, n int, got, want []float64) {
 		}
 	}
 }
+
+// TestMarkAboveBitIdentical runs MarkAbove on every path over lengths
+// around the groups of 4, with thresholds that split the values and special
+// values (zeros, NaN, infinities), and requires the bits the comparison
+// gives one element at a time, the other bits of the mask kept.
+func TestMarkAboveBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 5e-324, 1e300}
+	for _, p := range Available() {
+		prev := Use(p)
+		for n := range 30 {
+			x, s, y := randSlice(rng, n), randSlice(rng, n), randSlice(rng, n)
+			for i := range x {
+				if rng.IntN(6) == 0 {
+					x[i] = special[rng.IntN(len(special))]
+				}
+			}
+			g := math.Abs(rng.NormFloat64())
+			mask := make([]uint8, (n+3)/4)
+			for i := range mask {
+				mask[i] = uint8(rng.IntN(16)) & 0b1010 // bits already set stay set
+			}
+			want := append([]uint8(nil), mask...)
+			for j := range n {
+				d := x[j] * s[j]
+				d -= y[j]
+				if g < 8*math.Abs(d) {
+					want[j/4] |= 1 << (j % 4)
+				}
+			}
+			MarkAbove(mask, x, s, y, 8, g)
+			for i := range want {
+				if mask[i] != want[i] {
+					t.Fatalf("%v n=%d: mask byte %d = %04b, want %04b", p, n, i, mask[i], want[i])
+				}
+			}
+		}
+		Use(prev)
+	}
+}

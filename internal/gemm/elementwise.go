@@ -99,3 +99,24 @@ func Axpy(y, x []float64, a float64) {
 		y[i] += float64(a * x[i])
 	}
 }
+
+// MarkAbove sets bit j%4 of mask[j/4] where g < c·|x[j]·s[j] − y[j]|, each
+// operation correctly rounded (a NaN never compares true), and leaves the
+// other bits as they are: the filter of Neural-ADB+'s knowledge gradient
+// over all candidates at once. mask needs ⌈len(x)/4⌉ bytes; s and y at least
+// len(x) values.
+func MarkAbove(mask []uint8, x, s, y []float64, c, g float64) {
+	n := len(x)
+	if len(s) < n || len(y) < n || len(mask) < (n+3)/4 {
+		panic("gemm: MarkAbove with short operands")
+	}
+	k := 0
+	if active == AVX2 || active == AVX512 {
+		k = markAboveAsm(mask, x, s, y, c, g)
+	}
+	for j := k; j < n; j++ {
+		if g < c*math.Abs(float64(x[j]*s[j])-y[j]) {
+			mask[j/4] |= 1 << (j % 4)
+		}
+	}
+}

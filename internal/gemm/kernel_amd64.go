@@ -173,6 +173,9 @@ func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
 func avx2Peak(n int)
 
 //go:noescape
+func avx2MarkAbove(mask *uint8, x *float64, s *float64, y *float64, n int, c *[2]float64)
+
+//go:noescape
 func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 
 //go:noescape

@@ -3629,6 +3629,42 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2MarkAbove(mask *uint8, x *float64, s *float64, y *float64, n int, c *[2]float64)
+// Requires: AVX, AVX2
+TEXT ·avx2MarkAbove(SB), NOSPLIT, $0-48
+	MOVQ         mask+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         s+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         n+32(FP), SI
+	MOVQ         c+40(FP), DI
+	VBROADCASTSD (DI), Y0
+	VBROADCASTSD 8(DI), Y1
+	VPCMPEQQ     Y2, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y2
+	TESTQ        SI, SI
+	JZ           done
+
+loop:
+	VMOVUPD   (CX), Y3
+	VMULPD    (DX), Y3, Y3
+	VSUBPD    (BX), Y3, Y3
+	VANDPD    Y2, Y3, Y3
+	VMULPD    Y0, Y3, Y3
+	VCMPPD    $0x11, Y3, Y1, Y3
+	VMOVMSKPD Y3, DI
+	ORB       DI, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, BX
+	INCQ      AX
+	SUBQ      $0x00000004, SI
+	JNZ       loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-80

@@ -67,6 +67,9 @@ func main() {
 		adam(s)
 		combine(s)
 		peak(s)
+		if !s.avx512 {
+			markAbove(s)
+		}
 	}
 	Generate()
 	if *table != "" {
@@ -727,6 +730,54 @@ func rowKernel(s isa, nv int, masked bool) {
 			VMOVUPD(accs[v], m)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// markAbove generates avx2MarkAbove(mask *uint8, x, s, y *float64, n int,
+// c *[2]float64) for n a multiple of 4: for every group of 4 elements it
+// ORs into mask[j/4] the bits (lane i → bit i) of
+//
+//	c[1] < c[0]·|x[j]·s[j] − y[j]|
+//
+// each operation correctly rounded (the absolute value and the comparison
+// exact; a NaN compares false), the filter of Neural-ADB+'s knowledge
+// gradient.
+func markAbove(s isa) {
+	TEXT(s.name+"MarkAbove", NOSPLIT, "func(mask *uint8, x, s, y *float64, n int, c *[2]float64)")
+	Pragma("noescape")
+	mp := Load(Param("mask"), GP64())
+	x := Load(Param("x"), GP64())
+	sp := Load(Param("s"), GP64())
+	y := Load(Param("y"), GP64())
+	n := Load(Param("n"), GP64())
+	cp := Load(Param("c"), GP64())
+	c0, g, abs := s.vec(), s.vec(), s.vec()
+	VBROADCASTSD(Mem{Base: cp}, c0)
+	VBROADCASTSD(Mem{Base: cp, Disp: 8}, g)
+	// abs: every bit but the sign.
+	VPCMPEQQ(abs, abs, abs)
+	VPSRLQ(U8(1), abs, abs)
+	v := s.vec()
+	bits := GP32()
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	VMOVUPD(Mem{Base: x}, v)
+	VMULPD(Mem{Base: sp}, v, v) // x·s
+	VSUBPD(Mem{Base: y}, v, v)  // … − y
+	VANDPD(abs, v, v)           // |…|
+	VMULPD(c0, v, v)            // c0·|…|
+	VCMPPD(U8(0x11), v, g, v)   // g < … (LT_OQ)
+	VMOVMSKPD(v, bits)
+	ORB(bits.As8(), Mem{Base: mp})
+	ADDQ(U32(32), x)
+	ADDQ(U32(32), sp)
+	ADDQ(U32(32), y)
+	INCQ(mp)
+	SUBQ(U32(4), n)
+	JNZ(LabelRef("loop"))
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
