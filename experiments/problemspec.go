@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -196,9 +196,14 @@ func (p ProblemSpec) Build(seed uint64) (*Problem, error) {
 
 // ReadHashed reads a user file named by field (for messages) and checks it
 // against the sha256 want, if not empty. It returns the contents and their
-// hash.
+// hash. Like ParseHashed it reads regular files only.
 func ReadHashed(field, path, want string) ([]byte, string, error) {
-	b, err := os.ReadFile(path)
+	f, err := openRegular(field, path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", field, err)
 	}
