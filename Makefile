@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all claims test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify paper clean-cache clean
+.PHONY: all claims test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
 
 all: test
 
@@ -112,6 +112,11 @@ claims: nadb
 ## verify: the paper's claims as statistical tests at paper scale (reuses the figure cache) into figures/claims.md
 verify: nadb
 	bin/nadb verify -scale paper -out figures/claims.md
+
+## verify-merge: the claims named by ONLY (comma-separated ids, e.g. make verify-merge ONLY=9f,9g) at paper scale, merged into figures/claims.md, claims.csv and claims-seeds.csv with every other claim's rows kept: for claims whose runs finished after the last make verify
+verify-merge: nadb
+	@test -n "$(ONLY)" || { echo "make verify-merge: name the claims, e.g. ONLY=9f,9g"; exit 2; }
+	bin/nadb verify -scale paper -only $(ONLY) -merge -out figures/claims.md
 
 ## paper: the report paper/report.pdf: nadb paper writes paper/generated/*.tex from the committed results, latexmk builds (installs Debian's LaTeX packages when missing; the PDF's bytes do not depend on the date)
 PAPER_DEBS := latexmk texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended lmodern

@@ -27,6 +27,7 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	brief := fs.Bool("brief", false, "print a short table for a terminal instead of the Markdown one: each claim's id, verdict and statement (make claims)")
 	out := fs.String("out", "", "also write the claims table as Markdown to this file, and, when it ends in .md, as CSV beside it (FILE.csv, for programs such as nadb paper) with every per-seed value the tests read (FILE-seeds.csv); make verify writes the paper-scale table to figures/claims.md, figures/claims.csv and figures/claims-seeds.csv; a reduced-scale run refuses to overwrite a paper-scale table")
 	targetCosts := fs.String("target-costs", "", "instead of the claims: decide claim 10d (neural-adb-target's cost, verify/prereg/target.json) from the processor times the -cache recorded for the target-* figures' runs and the reports of GNU time -v in this directory (DIR/*.time), and print figures/target/target-costs.md (also written to -out); make target-costs measures and writes it")
+	merge := fs.Bool("merge", false, "with -only and -out FILE.md: replace the rows of the claims evaluated in the existing FILE.md, FILE.csv and FILE-seeds.csv (of the same scale and first seed) and keep every other claim's rows, e.g. make verify-merge ONLY=9f,9g adds claims whose runs finished to figures/claims.md without recomputing the others")
 	firstSeed := fs.Uint64("first-seed", 1, "first seed of every claim (its number of seeds unchanged): a confirmation on seeds no figure runs, such as -first-seed 31 for claims decided on seeds 1-30; the recorded verdicts (of seeds from 1) are then shown, not enforced")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout (-brief: a short table for a terminal). Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
@@ -51,6 +52,9 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		return usageError{fmt.Errorf("first-seed: seeds start at 1, got %d", *firstSeed)}
 	}
 	sc.FirstSeed = *firstSeed
+	if *merge && (*only == "" || claimsCSV(*out) == "") {
+		return usageError{fmt.Errorf("merge: needs -only (the claims to replace) and -out FILE.md (the table to merge them into)")}
+	}
 	if *targetCosts != "" {
 		return writeTargetCosts(stdout, sc, *cacheDir, *targetCosts, *out)
 	}
@@ -106,17 +110,8 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		stdout.Write(buf.Bytes())
 	}
 	if *out != "" {
-		if err := fsutil.WriteWith(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+		if err := writeClaims(*out, buf.Bytes(), rows, *merge); err != nil {
 			return err
-		}
-		if c := claimsCSV(*out); c != "" {
-			if err := fsutil.WriteWith(c, func(w io.Writer) error { return verify.WriteCSV(w, rows) }); err != nil {
-				return err
-			}
-			seeds := strings.TrimSuffix(c, ".csv") + "-seeds.csv"
-			if err := fsutil.WriteWith(seeds, func(w io.Writer) error { return verify.WriteSeedsCSV(w, rows) }); err != nil {
-				return err
-			}
 		}
 	}
 	if *firstSeed > 1 {
@@ -130,6 +125,47 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	}
 	if len(differ) > 0 {
 		return fmt.Errorf("computed verdicts differ from the recorded ones (or are undecided) for claims %s", strings.Join(differ, ", "))
+	}
+	return nil
+}
+
+// writeClaims writes the claims table md of rows to out and, when out ends
+// in .md, its CSV and per-seed CSV beside it. With merge, the rows replace
+// those of the same claims in the existing files (verify.MergeMarkdown,
+// verify.MergeCSV), all three merged before any is written.
+func writeClaims(out string, md []byte, rows []verify.Row, merge bool) error {
+	var csvb, seedsb bytes.Buffer
+	if err := verify.WriteCSV(&csvb, rows); err != nil {
+		return err
+	}
+	if err := verify.WriteSeedsCSV(&seedsb, rows); err != nil {
+		return err
+	}
+	type file struct {
+		path  string
+		b     []byte
+		merge func(old, fresh []byte) ([]byte, error)
+	}
+	files := []file{{out, md, verify.MergeMarkdown}}
+	if c := claimsCSV(out); c != "" {
+		files = append(files, file{c, csvb.Bytes(), verify.MergeCSV},
+			file{strings.TrimSuffix(c, ".csv") + "-seeds.csv", seedsb.Bytes(), verify.MergeCSV})
+	}
+	if merge {
+		for i, f := range files {
+			old, err := os.ReadFile(f.path)
+			if err != nil {
+				return fmt.Errorf("merge: %w (run without -merge to write the table whole)", err)
+			}
+			if files[i].b, err = f.merge(old, f.b); err != nil {
+				return fmt.Errorf("merge into %s: %w", f.path, err)
+			}
+		}
+	}
+	for _, f := range files {
+		if err := fsutil.WriteFile(f.path, f.b); err != nil {
+			return err
+		}
 	}
 	return nil
 }

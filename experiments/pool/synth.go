@@ -1,7 +1,6 @@
 package pool
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/internal/npy"
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
@@ -88,7 +88,7 @@ func (s Synth) WriteDir(dir, answers string) error {
 	if s.Float32 {
 		dt = npy.Float32
 	}
-	err := writeFile(filepath.Join(dir, poolfile.DirFeatures), func(w io.Writer) error {
+	err := fsutil.WriteBuffered(filepath.Join(dir, poolfile.DirFeatures), func(w io.Writer) error {
 		return npy.WriteBlocks(w, []int{C, K, d}, dt, func(yield func([]float64) bool) {
 			rng := rand.New(rand.NewPCG(s.Seed, 1))
 			x := make([]float64, K*d)
@@ -116,7 +116,7 @@ func (s Synth) WriteDir(dir, answers string) error {
 	if err != nil {
 		return err
 	}
-	err = writeFile(filepath.Join(dir, poolfile.DirContexts), func(w io.Writer) error {
+	err = fsutil.WriteBuffered(filepath.Join(dir, poolfile.DirContexts), func(w io.Writer) error {
 		for c := range C {
 			if _, err := fmt.Fprintf(w, "c%d\n", c+1); err != nil {
 				return err
@@ -127,7 +127,7 @@ func (s Synth) WriteDir(dir, answers string) error {
 	if err != nil {
 		return err
 	}
-	err = writeFile(filepath.Join(dir, poolfile.DirArms), func(w io.Writer) error {
+	err = fsutil.WriteBuffered(filepath.Join(dir, poolfile.DirArms), func(w io.Writer) error {
 		for a := range K {
 			if _, err := fmt.Fprintf(w, "r%d\n", a+1); err != nil {
 				return err
@@ -138,13 +138,13 @@ func (s Synth) WriteDir(dir, answers string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, poolfile.DirUtility), func(w io.Writer) error { return npy.Write(w, []int{C, K}, util) }); err != nil {
+	if err := fsutil.WriteBuffered(filepath.Join(dir, poolfile.DirUtility), func(w io.Writer) error { return npy.Write(w, []int{C, K}, util) }); err != nil {
 		return err
 	}
 	if s.Answers == 0 {
 		return nil
 	}
-	return writeFile(answers, func(w io.Writer) error {
+	return fsutil.WriteBuffered(answers, func(w io.Writer) error {
 		rng := rand.New(rand.NewPCG(s.Seed, 3))
 		if _, err := io.WriteString(w, "context,arm1,arm2,y\n"); err != nil {
 			return err
@@ -201,22 +201,4 @@ func (s Synth) context(x []float64, rng *rand.Rand) {
 	for a := 1; a < s.Arms; a++ {
 		copy(x[a*d+a*b:a*d+(a+1)*b], x[:b])
 	}
-}
-
-// writeFile writes a file through a buffer.
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := write(bw); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

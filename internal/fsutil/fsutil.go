@@ -15,6 +15,7 @@
 package fsutil
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -56,6 +57,18 @@ func WriteWith(path string, write func(io.Writer) error) error {
 		return writeInPlace(target, write)
 	}
 	return writeAtomic(target, write)
+}
+
+// WriteBuffered is WriteWith through a 1 MiB buffer, for writers that
+// make many small writes (a large array, a long list of lines).
+func WriteBuffered(path string, write func(io.Writer) error) error {
+	return WriteWith(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // WriteOut is WriteWith, except that path "-" writes to stdout.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/csvtab"
+	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/internal/npy"
 )
 
@@ -311,20 +312,7 @@ func WriteDir(dir string, pf *PoolFile, f32 bool) error {
 		return err
 	}
 	writeFile := func(name string, write func(w io.Writer) error) error {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriterSize(f, 1<<20)
-		if err := write(bw); err != nil {
-			f.Close()
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return fsutil.WriteBuffered(filepath.Join(dir, name), write)
 	}
 	shape := []int{p.Contexts, K, p.Dim}
 	err := writeFile(DirFeatures, func(w io.Writer) error {
