@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"slices"
@@ -145,15 +147,19 @@ func writeClaims(out string, md []byte, rows []verify.Row, merge bool) error {
 		path  string
 		b     []byte
 		merge func(old, fresh []byte) ([]byte, error)
+		new   bool // may not exist yet: a table older than the per-seed files
 	}
-	files := []file{{out, md, verify.MergeMarkdown}}
+	files := []file{{out, md, verify.MergeMarkdown, false}}
 	if c := claimsCSV(out); c != "" {
-		files = append(files, file{c, csvb.Bytes(), verify.MergeCSV},
-			file{strings.TrimSuffix(c, ".csv") + "-seeds.csv", seedsb.Bytes(), verify.MergeCSV})
+		files = append(files, file{c, csvb.Bytes(), verify.MergeCSV, false},
+			file{strings.TrimSuffix(c, ".csv") + "-seeds.csv", seedsb.Bytes(), verify.MergeCSV, true})
 	}
 	if merge {
 		for i, f := range files {
 			old, err := os.ReadFile(f.path)
+			if f.new && errors.Is(err, fs.ErrNotExist) {
+				continue // started with the claims just evaluated
+			}
 			if err != nil {
 				return fmt.Errorf("merge: %w (run without -merge to write the table whole)", err)
 			}
