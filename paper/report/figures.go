@@ -21,6 +21,11 @@ func figurePath(f sweep.Figure) string { return path.Join("figures", f.Dir, f.ID
 // such as "(ours)" for one not registered in this build, else Slug(label).
 func curveKey(label string) string {
 	for _, n := range algorithms.Names() {
+		if sweep.TwinLabel(n) == label {
+			return n + "-twin" // the passive twin, beside its learner
+		}
+	}
+	for _, n := range algorithms.Names() {
 		if sweep.DisplayName(n) == label {
 			return n
 		}

@@ -110,6 +110,8 @@ func TestSlugAndCurveKey(t *testing.T) {
 		{curveKey("neural-adb-ucb, random contexts (ours)"), "neural-adb-ucb-randctx"},
 		{curveKey("ae-dpo (our interpretation)"), "ae-dpo"},
 		{curveKey("random"), "random"},
+		{curveKey("neural-adb-target (ours), passive twin (random duels)"), "neural-adb-target-twin"},
+		{curveKey("neural-adb-target (ours)"), "neural-adb-target"},
 		{curveKey("some-learner (ours)"), "some-learner"},
 		{curveKey("width 16"), "width-16"},
 	} {
