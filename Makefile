@@ -6,11 +6,11 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all claims test fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
+.PHONY: all claims test figure-costs fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
 
 all: test
 
-## test: format and import-grouping checks, vet, modernizer check and every unit test (under 10 minutes on 2 cores)
+## test: format and import-grouping checks, vet, modernizer check and every unit test
 test: fmt-check imports-check vet fix-check unit
 
 fmt-check:
@@ -32,7 +32,7 @@ fix-check:
 unit:
 	$(GO) test -count=1 ./...
 
-## test-readme: every command of README.md's shell blocks that is not a paper-scale sweep, run in a temporary clone with small budgets, checking that git status stays clean (minutes; not part of make test)
+## test-readme: every command of README.md's shell blocks that is not a paper-scale sweep, run in a temporary clone with small budgets, checking that git status stays clean (not part of make test)
 test-readme:
 	NADB_README_COMMANDS=1 $(GO) test -count=1 -timeout 90m -run '^(TestREADMECommands|TestLabelWalkthrough)$$' -v ./cmd/nadb
 
@@ -43,7 +43,7 @@ test-browser:
 	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
 	LABEL_SCREENSHOT_DIR=$(CURDIR)/bin/label-shots $(GO) test -count=1 -run '^TestBrowser' -v ./label
 
-## test-slurm: the Slurm recipe .ci/slurm/figures.sbatch on a one-node cluster started on this machine (root; installs slurm-wlm, munge, jq when missing; about 1 minute, 2 with the install)
+## test-slurm: the Slurm recipe .ci/slurm/figures.sbatch on a one-node cluster started on this machine (root; installs slurm-wlm, munge, jq when missing)
 test-slurm:
 	bash .ci/slurm/test.sh
 
@@ -75,7 +75,7 @@ speed: nadb
 	  echo "The README's comparison with PyTorch is quoted, not measured here: a PyTorch program of neural-adb-ucb-randctx written for that comparison (one thread, float64; not part of this repository) took 14.0 s of CPU and 450 MB, 10 s of it training, on a 2-core AMD EPYC machine of this project with AVX-512 (not necessarily the machine above), where this repository's run of the same learner then took about 1.5 s; \`make speed\` cannot re-run it."; \
 	} > bin/speed.md && mv bin/speed.md figures/speed.md && cat figures/speed.md
 
-## target-costs: claim 10d, neural-adb-target's cost (verify/prereg/target.json): the Letter-like pool (10,000 contexts × 26 arms × 442 features, float32, bin/letter32) under GNU time, neural-adb-target with both objectives at -every 1000 (deciding) and 50 and neural-adb-plus at -every 1000 (shown; about 10 CPU-minutes of the total), with the processor times the cache recorded for the target-* figures' runs → figures/target/target-costs.md
+## target-costs: claim 10d, neural-adb-target's cost (verify/prereg/target.json): the Letter-like pool (10,000 contexts × 26 arms × 442 features, float32, bin/letter32) under GNU time, neural-adb-target with both objectives at -every 1000 (deciding) and 50 and neural-adb-plus at -every 1000 (shown), with the processor times the cache recorded for the target-* figures' runs → figures/target/target-costs.md
 TARGET_POOL := bin/letter32
 target-costs: nadb
 	@test -x /usr/bin/time || { echo "make target-costs needs GNU time: apt-get install time"; exit 2; }
@@ -96,11 +96,11 @@ figures: nadb
 	bin/nadb figures -out figures
 	bin/nadb theory -out figures/theory
 
-## figure-costs: the expected processor time of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list and the progress ETA) from the times the cache recorded, after running one seed of every configuration without one (all of them after make clean-cache: about a tenth of a cold make figures)
+## figure-costs: the expected processor time of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list and the progress ETA) from the times the cache recorded, after running one seed of every configuration without one (all of them after make clean-cache: one run in ten of a 10-seed figure, one in thirty of a 30-seed one)
 figure-costs: nadb
 	bin/nadb figures -costs experiments/sweep/costs.csv
 
-## figures-quick: the same figures at reduced scale into figures/quick/ (a smoke check, < 5 minutes)
+## figures-quick: the same figures at reduced scale into figures/quick/ (a smoke check; nadb figures -quick -list estimates its processor time)
 figures-quick: nadb
 	bin/nadb figures -quick -out figures/quick
 	bin/nadb theory -quick -out figures/quick/theory
