@@ -40,8 +40,13 @@
 //
 // # Scales
 //
-// Reduced (go test ./verify, part of make test): d = 10, K = 5, 100 contexts,
-// width 32, T = 500, 10 seeds — about a minute on two cores. Paper (make
+// Reduced (go test ./verify, part of make test) checks the pipeline of every
+// claim — runs, statistics, verdict — and is not evidence: d = 10, K = 5, 100
+// contexts, width 32, T = 500, 10 seeds; the fresh-context rows and the claims
+// about our learners (9a–10c) with 3 seeds, claims 9f–10c on Square and
+// CEMSChoice only, and 200 duels on the real data, so that it costs about
+// two minutes of processor time. Its recorded verdicts are regression
+// guards of the code, not results. Paper (make
 // verify, nadb verify -scale paper): the paper's setting, the same specs as
 // the figures, so a filled figure cache makes it a matter of minutes. A claim
 // may need more seeds than the figures run (Claim.Seeds): the claims about the

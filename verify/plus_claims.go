@@ -22,8 +22,18 @@ import (
 
 const plusAlgo = "neural-adb-plus"
 
-// plusSeeds are the seeds of the claims about neural-adb-plus, by scale.
-var plusSeeds = map[string]int{"paper": sweep.PlusSeeds(Paper), "reduced": sweep.PlusSeeds(Reduced)}
+// plusSeeds are the seeds of the claims about neural-adb-plus (and of
+// claims 9f–10c), by scale: the figures' 30 at paper scale; 3 at reduced
+// scale, where "go test ./verify" checks that each claim's runs, statistics
+// and verdict work end to end (a check of the pipeline, not evidence: its
+// recorded verdicts are regression guards of the code).
+var plusSeeds = map[string]int{"paper": sweep.PlusSeeds(Paper), "reduced": reducedSeeds}
+
+// reducedSeeds is the number of seeds of the claims that run fewer seeds
+// than the reduced scale's own at reduced scale (claims 9a–10c and the
+// fresh-context rows): enough for a variance, a paired test and a
+// bootstrap interval, so that every step of their tests runs.
+const reducedSeeds = 3
 
 // plusProblems are the synthetic problems of claims 9a and 9b.
 var plusProblems = []string{string(experiments.Square), string(experiments.Sine), string(experiments.Cosine)}
@@ -278,19 +288,20 @@ func shifted(x []float64, d float64) []float64 {
 
 // The recorded verdicts (regression guards) of claims 9a–9e and their
 // explanations, from the committed runs (figures/plus) and, at reduced scale
-// (5 seeds; T = 250 on the real data), from "go test ./verify".
+// (3 seeds; T = 200 on the real data), from "go test ./verify": there a
+// regression guard of the pipeline, not evidence.
 var plusRecorded = map[string]map[string]Verdict{
 	"9a": both(DoesNotHold),
 	"9b": both(DoesNotHold),
 	"9c": {"reduced": DoesNotHold, "paper": Holds},
-	"9d": {"reduced": Holds, "paper": DoesNotHold},
+	"9d": both(DoesNotHold),
 	"9e": {"reduced": DoesNotHold, "paper": Holds},
 }
 
 var plusWhy = map[string]string{
-	"9a": "neural-adb-plus has the lowest means on Square (worst gap 2.98 vs 4.24 for randctx, mean gap 0.074 vs 0.206) and Sine (0.64 vs 2.35, 0.030 vs 0.319) and beats random-nn on every problem and metric, but on Square randctx's seed spread (±1.6 worst gap, from one seed, 12, that ends at mean gap 3.0 while the other 29 end below 0.19) leaves the difference unresolved (Holm-adjusted p = 0.26 and 0.29), and on Cosine randctx is better (mean gap 0.309 vs 0.353, reverse p < 1e-4; worst gap 1.93 vs 1.94) (figures/plus/plus-main-summary.md); at reduced scale (5 seeds) Square and Cosine fail the same way",
-	"9b": "with fresh contexts (M = 20) neural-adb-plus is lowest on Square (worst gap 4.28 vs 4.71 for randctx, mean gap 0.177 vs 0.208; Holm-adjusted p = 0.56 and 0.11, so not resolved) and far lower on Sine (0.62 vs 2.35, 0.028 vs 0.351), but on Cosine it is worse than both comparators (mean gap 0.463 against randctx's 0.369 and random-nn's 0.429, reverse p < 1e-4 and 0.007) (figures/plus/plus-fresh-summary.md); at reduced scale (5 seeds) Square and Cosine fail the same way",
-	"9c": "at paper scale neural-adb-plus's Sine mean gap 0.0298 ± 0.004 is significantly below twice apo's 0.0267 ± 0.004, the best linear learner's (figures/plus/plus-main-summary.md); at reduced scale 5 seeds do not resolve 0.021 against 2 × 0.019 (p = 0.12)",
-	"9d": "the held-out log-loss 0.626 ± 0.006 is below ln 2, but the held-out accuracy 0.656 ± 0.007 stays below linear random's 0.684 ± 0.005 minus 0.01 (figures/plus/plus-real-cems-summary.md): neural-adb-plus's duels are more concentrated (180.5 distinct training students against 200.1, top-student share 0.031 against 0.012) than random's uniform ones, which suit a held-out score weighing every pair; at reduced scale (T = 250, splits 1–5) it holds, accuracy 0.667 ± 0.025 against random's 0.642 ± 0.011 and log-loss 0.634, but over all 30 splits the two are level at T = 250 (0.642 against 0.646, figures/plus/plus-real-cems-summary.md): the reduced verdict reflects its first five splits, not an early advantage",
-	"9e": "held-out accuracy 0.968 ± 0.008 at paper scale, above even the linear model fitted to every training answer at once (0.951) and the best linear learner ae-borda (0.903) (figures/plus/plus-real-shuttle-summary.md); at reduced scale (T = 250, 5 pools) 0.847 ± 0.067 is not yet above 0.90 (p = 0.95): the bar is reached later in the run",
+	"9a": "neural-adb-plus has the lowest means on Square (worst gap 2.98 vs 4.24 for randctx, mean gap 0.074 vs 0.206) and Sine (0.64 vs 2.35, 0.030 vs 0.319) and beats random-nn on every problem and metric, but on Square randctx's seed spread (±1.6 worst gap, from one seed, 12, that ends at mean gap 3.0 while the other 29 end below 0.19) leaves the difference unresolved (Holm-adjusted p = 0.26 and 0.29), and on Cosine randctx is better (mean gap 0.309 vs 0.353, reverse p < 1e-4; worst gap 1.93 vs 1.94) (figures/plus/plus-main-summary.md); at reduced scale (3 seeds) Square and Cosine fail the same way",
+	"9b": "with fresh contexts (M = 20) neural-adb-plus is lowest on Square (worst gap 4.28 vs 4.71 for randctx, mean gap 0.177 vs 0.208; Holm-adjusted p = 0.56 and 0.11, so not resolved) and far lower on Sine (0.62 vs 2.35, 0.028 vs 0.351), but on Cosine it is worse than both comparators (mean gap 0.463 against randctx's 0.369 and random-nn's 0.429, reverse p < 1e-4 and 0.007) (figures/plus/plus-fresh-summary.md); at reduced scale (3 seeds) Square and Cosine fail the same way",
+	"9c": "at paper scale neural-adb-plus's Sine mean gap 0.0298 ± 0.004 is significantly below twice apo's 0.0267 ± 0.004, the best linear learner's (figures/plus/plus-main-summary.md); at reduced scale 3 seeds do not resolve 0.023 against 2 × 0.012 (p = 0.5)",
+	"9d": "the held-out log-loss 0.626 ± 0.006 is below ln 2, but the held-out accuracy 0.656 ± 0.007 stays below linear random's 0.684 ± 0.005 minus 0.01 (figures/plus/plus-real-cems-summary.md): neural-adb-plus's duels are more concentrated (180.5 distinct training students against 200.1, top-student share 0.031 against 0.012) than random's uniform ones, which suit a held-out score weighing every pair; at reduced scale (T = 200, splits 1–3) three splits resolve neither test (log-loss 0.629, Holm-adjusted p = 0.076; accuracy 0.661 against random's 0.634, adjusted p = 0.17)",
+	"9e": "held-out accuracy 0.968 ± 0.008 at paper scale, above even the linear model fitted to every training answer at once (0.951) and the best linear learner ae-borda (0.903) (figures/plus/plus-real-shuttle-summary.md); at reduced scale (T = 200, 3 pools) 0.781 ± 0.26 is not yet above 0.90 (p = 0.91): the bar is reached later in the run",
 }

@@ -29,13 +29,13 @@ const targetAlgo = "neural-adb-target"
 
 // targetClaimProblems are the problems of claims 10a and 10b at a scale:
 // all of figures/choice at paper scale (10b: Square and Cosine on the fixed
-// pool, CEMSChoice, Shuttle); at reduced scale Square, Cosine and
-// CEMSChoice, a check of the machinery.
+// pool, CEMSChoice, Shuttle); at reduced scale Square and CEMSChoice (with
+// its full-data reference), a check of the machinery, not evidence.
 func targetClaimProblems(sc Scale, savings bool) []sweep.ChoiceProblem {
 	var ids []string
 	switch {
 	case sc.Name != Paper.Name:
-		ids = []string{"square", "cosine", "cems"}
+		return reducedChoiceProblems()
 	case savings:
 		ids = []string{"square", "cosine", "cems", "shuttle"}
 	default:
@@ -344,6 +344,17 @@ func ltm(v float64) string {
 	return fmt.Sprintf("%.0f", v)
 }
 
+// noWorseProblems are the synthetic problems of claim 10c at a scale:
+// Square, Sine and Cosine at paper scale; Square alone at reduced scale (a
+// check of the machinery, not evidence; its runs are those of claims 9a and
+// 10a).
+func noWorseProblems(sc Scale) []string {
+	if sc.Name != Paper.Name {
+		return []string{"square"}
+	}
+	return []string{"square", "sine", "cosine"}
+}
+
 // targetNoWorse is claim 10c.
 func targetNoWorse() Claim {
 	return Claim{
@@ -356,7 +367,7 @@ func targetNoWorse() Claim {
 		Prereg:    "target",
 		Runs: func(sc Scale) []experiments.Spec {
 			var out []experiments.Spec
-			for _, id := range []string{"square", "sine", "cosine", "cems"} {
+			for _, id := range append(noWorseProblems(sc), "cems") {
 				p, _ := sweep.ChoiceProblemOf(id)
 				out = append(out, sc.SeedsOf(sweep.TargetSpec(sc, p))...)
 				rival := "neural-adb-plus"
@@ -370,7 +381,7 @@ func targetNoWorse() Claim {
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
 			var parts []string
-			for _, id := range []string{"square", "sine", "cosine"} {
+			for _, id := range noWorseProblems(sc) {
 				p, _ := sweep.ChoiceProblemOf(id)
 				ours, err := final(sc, r, sweep.TargetSpec(sc, p), "mean_gap")
 				if err != nil {
@@ -424,7 +435,8 @@ func targetClaims() []Claim {
 
 // The recorded verdicts (regression guards) of claims 10a–10c: at paper
 // scale those of the pre-registered evaluation (verify/prereg/target.json),
-// run once, as they came out.
+// run once, as they came out; at reduced scale guards of the pipeline, not
+// evidence.
 var targetRecorded = map[string]map[string]Verdict{
 	"10a": {"reduced": Holds, "paper": Holds},
 	"10b": {"reduced": DoesNotHold, "paper": DoesNotHold},
@@ -432,7 +444,7 @@ var targetRecorded = map[string]map[string]Verdict{
 }
 
 var targetWhy = map[string]string{
-	"10a": "holds in the registered evaluation (verify/prereg/target.json; figures/target, 30 seeds): none of the 56 problem × checkpoint tests has the twin significantly better after Holm's correction; the closest is CEMSChoice's held-out log-loss at T = 1000 (twin 0.603, neural-adb-target 0.618; adjusted p = 0.097 by the registered t-test, while the signed-rank test shown beside gives unadjusted p = 0.0019): the twin's edge on CEMSChoice is not resolved by the registered test, not absent; at reduced scale (5 seeds; Square and Cosine at T = 500, CEMSChoice at T = 250) no problem and checkpoint has the twin significantly better after Holm's correction (the closest, Cosine at t = 400: adjusted p = 0.26)",
-	"10b": "does not hold in the registered evaluation (figures/target, 30 seeds): labels-to-match is 450 of 1000 on Square (bootstrap 399–494) and 370 on Shuttle (339–399), but 718 on Cosine (645–840) and beyond T on CEMSChoice, where the twin ends lower; at reduced scale labels-to-match is 305 of 500 on Square, 494 on Cosine and beyond T on CEMSChoice, above half the duels on each",
-	"10c": "does not hold in the registered evaluation (figures/target, 30 seeds): the fixed-pool mean gap is neural-adb-plus's on Square and Sine (0.074 and 0.030 for both) and not significantly worse on Cosine (0.370 vs 0.353, adjusted p = 0.14), but the held-out CEMSChoice log-loss, 0.618, is above the linear random learner's 0.598 on the same splits (p < 1e-4); at reduced scale no synthetic problem has neural-adb-plus significantly lower (Square 0.069 vs 0.044, adjusted p = 0.38) and the CEMSChoice log-loss is below the linear random learner's at T = 250 (0.652 vs 0.679)",
+	"10a": "holds in the registered evaluation (verify/prereg/target.json; figures/target, 30 seeds): none of the 56 problem × checkpoint tests has the twin significantly better after Holm's correction; the closest is CEMSChoice's held-out log-loss at T = 1000 (twin 0.603, neural-adb-target 0.618; adjusted p = 0.097 by the registered t-test, while the signed-rank test shown beside gives unadjusted p = 0.0019): the twin's edge on CEMSChoice is not resolved by the registered test, not absent; at reduced scale (a check of the pipeline, not evidence: 3 seeds; Square at T = 500, CEMSChoice at T = 200) no problem and checkpoint has the twin significantly better after Holm's correction (the closest, CEMSChoice at t = 200: adjusted p = 0.31)",
+	"10b": "does not hold in the registered evaluation (figures/target, 30 seeds): labels-to-match is 450 of 1000 on Square (bootstrap 399–494) and 370 on Shuttle (339–399), but 718 on Cosine (645–840) and beyond T on CEMSChoice, where the twin ends lower; at reduced scale (3 seeds) labels-to-match is 343 of 500 on Square and beyond T on CEMSChoice (whose twin, log-loss 0.638 at T = 200, stays above the full-data reference's 0.569), above half the duels on both",
+	"10c": "does not hold in the registered evaluation (figures/target, 30 seeds): the fixed-pool mean gap is neural-adb-plus's on Square and Sine (0.074 and 0.030 for both) and not significantly worse on Cosine (0.370 vs 0.353, adjusted p = 0.14), but the held-out CEMSChoice log-loss, 0.618, is above the linear random learner's 0.598 on the same splits (p < 1e-4); at reduced scale (3 seeds; Square alone of the synthetic problems) neural-adb-plus is not significantly lower (0.044 vs 0.087, p = 0.11) and the CEMSChoice log-loss is below the linear random learner's at T = 200 (0.664 vs 0.698)",
 }

@@ -39,7 +39,8 @@ var PlusProblems = []experiments.Function{experiments.Square, experiments.Sine, 
 // comparisons at scale sc: at paper scale three times the figures' seeds
 // (30), since the differences between the strongest learners are small
 // against the seed-to-seed spread; elsewhere half the scale's seeds (at
-// least 2), which keeps "go test ./verify" short.
+// least 2). (The claims of package verify set their own number at reduced
+// scale: verify's plusSeeds.)
 func PlusSeeds(sc Scale) int {
 	if sc.Name == Paper.Name {
 		return 3 * sc.Seeds
@@ -121,12 +122,16 @@ func figPlusAblation(sc Scale) Figure {
 
 // PlusRealSpec is the run of algo on the real-data problem ("cems",
 // "shuttle") at scale sc, as the plus-real-* figures and figures/choice run
-// it (seed 0: set it): sc.T duels at paper scale, half as many elsewhere
-// (the real-data problems keep their size at every scale, so this keeps "go
-// test ./verify" short), checkpoints every GridEvery duels.
+// it (seed 0: set it): sc.RealT duels where set, else sc.T at paper scale and
+// half as many elsewhere (the real-data problems keep their size at every
+// scale, so this keeps the smaller scales short), checkpoints every
+// GridEvery duels.
 func PlusRealSpec(sc Scale, algo, problem string) experiments.Spec {
 	t := sc.T
-	if sc.Name != Paper.Name {
+	switch {
+	case sc.RealT > 0:
+		t = sc.RealT
+	case sc.Name != Paper.Name:
 		t = sc.T / 2 / sc.Every * sc.Every
 	}
 	s := experiments.Spec{Algorithm: algo, Problem: experiments.ProblemSpec{Name: problem}, Config: algorithms.Default(), T: t}

@@ -35,6 +35,10 @@ type Scale struct {
 	// confirmation of claims on seeds no figure has run (31–60 for the
 	// claims decided on seeds 1–30).
 	FirstSeed uint64
+	// RealT is the number of duels of a run on the real-data problems
+	// (CEMSChoice, Statlog Shuttle) of the plus-* figures, figures/choice
+	// and their claims (PlusRealSpec); 0: T at paper scale, T/2 elsewhere.
+	RealT int
 }
 
 // FreshM is the default number of fresh candidate contexts per round of the
@@ -66,12 +70,14 @@ var Quick = func() Scale {
 	return s
 }()
 
-// Reduced is the scale of "go test ./verify": the claims on a smaller problem
-// (d = 10, K = 5, 100 contexts, width 32, T = 500) with 10 paired seeds, so
-// that the tests keep their power while the whole claims table runs in about
-// a minute on two cores.
+// Reduced is the scale of "go test ./verify", a check of the claims'
+// pipeline (runs, statistics, verdicts), not evidence: the claims on a
+// smaller problem (d = 10, K = 5, 100 contexts, width 32, T = 500) with 10
+// paired seeds, 200 duels on the real-data problems; package verify runs some
+// claims with fewer seeds or problems at this scale (Claim.Seeds), so that
+// the whole claims table costs about two minutes of processor time.
 var Reduced = Scale{
-	Name: "reduced", Seeds: 10, T: 500, Every: 50,
+	Name: "reduced", Seeds: 10, T: 500, Every: 50, RealT: 200,
 	Problem: experiments.ProblemSpec{Name: string(experiments.Square), Dim: 10, Arms: 5, Contexts: 100, Theta: experiments.ThetaSphere}, Width: 32,
 	Dims: []int{3, 6, 10, 15}, ArmsGrid: []int{3, 5, 8, 12}, Widths: []int{8, 16, 32, 64}, Depths: []int{1, 2, 3, 4}, DepthWidth: 16,
 	CompareDims: []int{10, 20}, CompareKs: []int{3, 5, 8},
