@@ -10,7 +10,7 @@ GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
 all: test
 
-## test: format and import-grouping checks, vet, modernizer check and every unit test
+## test: format and import-grouping checks, vet, modernizer check and every unit test (processor time, user + sys, measured on the project's shared 2-core machine at load 7-15: about 92 s for the tests of every package but verify, with their builds, and about 115 s for the reduced claims of go test ./verify)
 test: fmt-check imports-check vet fix-check unit
 
 fmt-check:
