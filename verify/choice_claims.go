@@ -142,34 +142,44 @@ func choiceNeverWorse() Claim {
 					}
 				}
 			}
-			f := familyBy(cmps, sweep.TTest)
-			out := Outcome{Verdict: noneSignificant(f.adj)}
-			// The test closest to significance, with the signed-rank test.
-			best := -1
-			for i, p := range f.adj {
-				if !math.IsNaN(p) && (best < 0 || p < f.adj[best]) {
-					best = i
-				}
-			}
-			closest := "none"
-			if best >= 0 {
-				c := cmps[best]
-				closest = fmt.Sprintf("%s: twin %.3g vs plus %.3g, Holm-adjusted %s (signed-rank, unadjusted: %s)", c.label, stat.Mean(c.a, nil), stat.Mean(c.b, nil), pvalue(f.adj[best]), pvalue(stats.SignedRankLess(c.a, c.b).P))
-			}
-			var sig []string
-			for i, p := range f.adj {
-				if p < alpha {
-					sig = append(sig, cmps[i].label)
-				}
-			}
-			significant := "none"
-			if len(sig) > 0 {
-				significant = strings.Join(sig, ", ")
-			}
-			out.Result = fmt.Sprintf("%d problem × checkpoint tests (n = %d seeds); the twin's mean is lower in %d of them; significant after Holm: %s; closest: %s", len(cmps), sc.Seeds, worse, significant, closest)
-			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
-			return out, nil
+			return neverWorse(cmps, worse, sc.Seeds, "plus"), nil
 		},
+	}
+}
+
+// neverWorse decides a claim that a learner is never significantly worse
+// than its passive twin (9g, 10a) from its comparisons (each "twin better"
+// first), worse of which have the twin's mean better: one-sided paired
+// t-tests, Holm-corrected across all of them; the closest to significance
+// is shown with the signed-rank test beside it. learner names the learner
+// in the result.
+func neverWorse(cmps []comparison, worse, seeds int, learner string) Outcome {
+	f := familyBy(cmps, sweep.TTest)
+	best := -1
+	for i, p := range f.adj {
+		if !math.IsNaN(p) && (best < 0 || p < f.adj[best]) {
+			best = i
+		}
+	}
+	closest := "none"
+	if best >= 0 {
+		c := cmps[best]
+		closest = fmt.Sprintf("%s: twin %.3g vs %s %.3g, Holm-adjusted %s (signed-rank, unadjusted: %s)", c.label, stat.Mean(c.a, nil), learner, stat.Mean(c.b, nil), pvalue(f.adj[best]), pvalue(stats.SignedRankLess(c.a, c.b).P))
+	}
+	var sig []string
+	for i, p := range f.adj {
+		if p < alpha {
+			sig = append(sig, cmps[i].label)
+		}
+	}
+	significant := "none"
+	if len(sig) > 0 {
+		significant = strings.Join(sig, ", ")
+	}
+	return Outcome{
+		Verdict: noneSignificant(f.adj),
+		Result:  fmt.Sprintf("%d problem × checkpoint tests (n = %d seeds); the twin's mean is better in %d of them; significant after Holm: %s; closest: %s", len(cmps), seeds, worse, significant, closest),
+		Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
 	}
 }
 

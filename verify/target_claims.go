@@ -92,33 +92,7 @@ func targetNeverWorse() Claim {
 					}
 				}
 			}
-			f := family(cmps)
-			best := -1
-			for i, p := range f.adj {
-				if !math.IsNaN(p) && (best < 0 || p < f.adj[best]) {
-					best = i
-				}
-			}
-			closest := "none"
-			if best >= 0 {
-				c := cmps[best]
-				closest = fmt.Sprintf("%s: twin %.3g vs target %.3g, Holm-adjusted %s (signed-rank, unadjusted: %s)", c.label, stat.Mean(c.a, nil), stat.Mean(c.b, nil), pvalue(f.adj[best]), pvalue(stats.SignedRankLess(c.a, c.b).P))
-			}
-			var sig []string
-			for i, p := range f.adj {
-				if p < alpha {
-					sig = append(sig, cmps[i].label)
-				}
-			}
-			significant := "none"
-			if len(sig) > 0 {
-				significant = strings.Join(sig, ", ")
-			}
-			return Outcome{
-				Verdict: noneSignificant(f.adj),
-				Result:  fmt.Sprintf("%d problem × checkpoint tests (n = %d seeds); the twin's mean is better in %d of them; significant after Holm: %s; closest: %s", len(cmps), sc.Seeds, worse, significant, closest),
-				Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
-			}, nil
+			return neverWorse(cmps, worse, sc.Seeds, "target"), nil
 		},
 	}
 }
