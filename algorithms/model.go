@@ -24,13 +24,14 @@ import (
 //	  "format": "nadb-model",         always this text (ModelFormat)
 //	  "version": 1,                   ModelVersion; a reader refuses other versions
 //	  "algorithm": "neural-adb-ucb",  the registered name of the learner
-//	  "kind": "mlp",                  "mlp" or "linear"
+//	  "kind": "mlp",                  "linear", "mlp" or "ensemble"
 //	  "input_dim": 58,                d, the features of one row
 //	  "pool_sha256": "9c7e…",         sha256 of the pool file it was trained on ("" if none)
 //	  "seed": 1,                      the learner's seed (the policy's tie-break priorities)
-//	  "mlp": {"width": 50, "depth": 2, "bias": false, "zero": false},   kind "mlp" only
-//	  "theta": [0.12, -0.5, …],       θ
-//	  "offset": 0                     o, added to every score
+//	  "mlp": {"width": 50, "depth": 2, "bias": false, "zero": false},   kinds "mlp" and "ensemble"
+//	  "ensemble": {…},                kind "ensemble" only (below)
+//	  "theta": [0.12, -0.5, …],       θ ([] for kind "ensemble")
+//	  "offset": 0                     o, added to every score (0 for kind "ensemble")
 //	}
 //
 // The utility of a feature row x is
@@ -45,9 +46,38 @@ import (
 // output is 0 exactly (evaluating θ would leave rounding noise of order
 // 1e-17); a reader then scores every row 0. The offset is the Borda offset
 // of ae-borda and ae-borda-nn (whose scores are Borda estimates, not
-// Bradley–Terry utilities) and 0 otherwise. Numbers are written in the
-// shortest form that reads back to the same float64, so a loaded model
-// scores every row exactly as the learner did.
+// Bradley–Terry utilities) and 0 otherwise.
+//
+// Kind "ensemble" is the weighted model family of neural-adb-target and
+// neural-adb-plus:
+//
+//	"ensemble": {
+//	  "rule": "target",               "target", "plus-average" or "plus-best"
+//	  "scale": 0.84,                  s > 0, the calibration
+//	  "members": [                    1 … 1024 members
+//	    {"weight": 0.61, "u": [d values], "theta": [θ of the "mlp" shape]},
+//	    {"weight": 0.39, "u": [d values]}    no "theta": g ≡ 0 (a linear member)
+//	  ]
+//	}
+//
+// Member k is t_k(x) = u_kᵀx + g_k(x), g_k the ReLU network above without
+// biases ("bias" and "zero" false) at the member's θ, or 0 without one.
+// With fin(v) = v, or 0 when v is not finite, and w_k the weights:
+//
+//	target        h(x) = fin(s · Σ_k w_k · fin(t_k(x)));  the policy ranks Σ_k w_k · fin(t_k(x))
+//	plus-average  h(x) = fin(Σ_k w_k · t_k(x));           the policy ranks Σ_k (w_k/s) · fin(t_k(x))
+//	plus-best     h(x) = fin(s · t_1(x)), one member of weight 1;  the policy ranks fin(t_1(x))
+//
+// summed in member order. The policy ranks the uncalibrated scores as the
+// learner does (h is s times them, up to rounding); rule "target" breaks
+// exact ties by a hash of the seed and the row, the others by the seed's
+// priorities. The kind was added without a new version: a reader that does
+// not know it refuses the file (unknown kind, unknown field "ensemble")
+// rather than misreading it.
+//
+// Numbers are written in the shortest form that reads back to the same
+// float64, and a loaded model evaluates them with the learner's own code,
+// so it scores every row exactly as the learner did.
 
 // Model format name and version (see the format above).
 const (
@@ -60,8 +90,9 @@ type ModelKind string
 
 // Model kinds.
 const (
-	ModelLinear ModelKind = "linear" // h(x) = θᵀx + o
-	ModelMLP    ModelKind = "mlp"    // the paper's ReLU network, plus o
+	ModelLinear   ModelKind = "linear"   // h(x) = θᵀx + o
+	ModelMLP      ModelKind = "mlp"      // the paper's ReLU network, plus o
+	ModelEnsemble ModelKind = "ensemble" // weighted members uᵀx + g(x;θ) (neural-adb-target, neural-adb-plus)
 )
 
 // MLPShape is the architecture of a saved network.
@@ -83,6 +114,7 @@ type Model struct {
 	PoolSHA256 string    `json:"pool_sha256"`
 	Seed       uint64    `json:"seed"`
 	MLP        *MLPShape `json:"mlp,omitempty"`
+	Ensemble   *Ensemble `json:"ensemble,omitempty"`
 	Theta      []float64 `json:"theta"`
 	Offset     float64   `json:"offset"`
 }
@@ -141,26 +173,32 @@ func (m *Model) Validate() error {
 	if _, err := Lookup(m.Algorithm); err != nil {
 		return fmt.Errorf("algorithm %q is not registered (nadb list shows the names): %w", m.Algorithm, err)
 	}
+	if m.Ensemble != nil && m.Kind != ModelEnsemble {
+		return fmt.Errorf(`kind %q has an "ensemble"; only kind "ensemble" has one`, m.Kind)
+	}
 	want := 0
 	switch m.Kind {
 	case ModelLinear:
 		if m.MLP != nil {
-			return errors.New(`kind "linear" has an "mlp" shape; only kind "mlp" has one`)
+			return errors.New(`kind "linear" has an "mlp" shape; only kinds "mlp" and "ensemble" have one`)
 		}
 		want = m.InputDim
-	case ModelMLP:
+	case ModelMLP, ModelEnsemble:
 		s := m.MLP
 		switch {
 		case s == nil:
-			return errors.New(`kind "mlp" needs an "mlp" shape {width, depth, bias}`)
+			return fmt.Errorf(`kind %q needs an "mlp" shape {width, depth, bias}`, m.Kind)
 		case s.Width < 1 || s.Width > maxWidth:
 			return fmt.Errorf("mlp width is %d, want 1 … %d", s.Width, maxWidth)
 		case s.Depth < 1 || s.Depth > maxDepth:
 			return fmt.Errorf("mlp depth is %d, want 1 … %d", s.Depth, maxDepth)
 		}
+		if m.Kind == ModelEnsemble {
+			return m.validateEnsemble()
+		}
 		want = m.arch().NumParams()
 	default:
-		return fmt.Errorf("kind is %q, want %q or %q", m.Kind, ModelLinear, ModelMLP)
+		return fmt.Errorf("kind is %q, want %q, %q or %q", m.Kind, ModelLinear, ModelMLP, ModelEnsemble)
 	}
 	if len(m.Theta) != want {
 		return fmt.Errorf("theta has %d values, want %d for this kind and shape", len(m.Theta), want)
@@ -182,6 +220,7 @@ func checkNulls(data []byte) error {
 		InputDim json.RawMessage   `json:"input_dim"`
 		Seed     json.RawMessage   `json:"seed"`
 		Version  json.RawMessage   `json:"version"`
+		Ensemble *rawEnsemble      `json:"ensemble"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil // reported by the strict decoding
@@ -196,8 +235,21 @@ func checkNulls(data []byte) error {
 			return fmt.Errorf("theta[%d] is null, want a number", i)
 		}
 	}
-	return nil
+	return ensembleNulls(raw.Ensemble)
 }
+
+// The numbers of an ensemble as written, for checkNulls.
+type (
+	rawNumber   = json.RawMessage
+	rawEnsemble struct {
+		Scale   rawNumber `json:"scale"`
+		Members []struct {
+			Weight rawNumber   `json:"weight"`
+			U      []rawNumber `json:"u"`
+			Theta  []rawNumber `json:"theta"`
+		} `json:"members"`
+	}
+)
 
 func (m *Model) arch() mlp.Arch {
 	return mlp.Arch{In: m.InputDim, Width: m.MLP.Width, Depth: m.MLP.Depth, Bias: m.MLP.Bias}
@@ -258,6 +310,9 @@ func ReadModel(r io.Reader, file, poolSHA string) (*Model, error) {
 // Scorer returns the utility h of a valid model (Validate) as a Scorer; its
 // scores equal those of the learner the model was taken from, bit for bit.
 func (m *Model) Scorer() Scorer {
+	if m.Kind == ModelEnsemble {
+		return m.ensembleScorer()
+	}
 	s := &modelScorer{theta: m.Theta, offset: m.Offset, dim: m.InputDim}
 	if m.Kind == ModelMLP {
 		s.net = mlp.NewNet(m.arch())
@@ -268,11 +323,15 @@ func (m *Model) Scorer() Scorer {
 }
 
 // Policy writes argmax_a h(x_{c,a}) for every committed context of p into dst,
-// breaking exact ties with the priorities the learner drew from its seed, so
-// that it equals the learner's policy on the pool it was trained on.
+// breaking exact ties with the priorities the learner drew from its seed (of
+// kind "ensemble": as in the format above), so that it equals the learner's
+// policy on the pool it was trained on.
 func (m *Model) Policy(dst []int, p *Pool) []int {
 	if p.Dim != m.InputDim {
 		panic(fmt.Sprintf("algorithms: model of input_dim %d on a pool of dimension %d", m.InputDim, p.Dim))
+	}
+	if m.Kind == ModelEnsemble {
+		return m.ensembleScorer().policy(dst, p, m.Seed)
 	}
 	r := newRowScores(p, m.Seed)
 	ScoreRows(r.S, m.Scorer(), p, 0, p.Rows(), nil)

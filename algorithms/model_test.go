@@ -12,12 +12,13 @@ import (
 )
 
 // snapshotNames are the learners that must be Snapshotters (every learner
-// registered when model snapshots were added).
+// registered when model snapshots were added, and the two of kind
+// "ensemble").
 var snapshotNames = []string{
 	"ae-borda", "ae-borda-nn", "ae-dpo", "apo", "neural-adb-apo",
-	"neural-adb-lookahead-ts", "neural-adb-lookahead-ucb", "neural-adb-ts", "neural-adb-ts-randctx",
-	"neural-adb-tsctx-ts", "neural-adb-tsctx-ucb", "neural-adb-ucb", "neural-adb-ucb-randctx",
-	"random", "random-nn",
+	"neural-adb-lookahead-ts", "neural-adb-lookahead-ucb", "neural-adb-plus", "neural-adb-target",
+	"neural-adb-ts", "neural-adb-ts-randctx", "neural-adb-tsctx-ts", "neural-adb-tsctx-ucb",
+	"neural-adb-ucb", "neural-adb-ucb-randctx", "random", "random-nn",
 }
 
 const testPoolSHA = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

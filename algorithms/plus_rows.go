@@ -81,34 +81,70 @@ func (m *plusModel) refreshRows(mb *plusNet, lo, hi int) {
 	for start, x := range m.pool.Blocks(lo, hi, &m.xblock) {
 		end := start + len(x)/d
 		mb.net.Predict(mb.g[start:end], x, m.full)
-		for n := start; n < end; n++ {
-			mb.h[n] = mb.g[n] + plusDot(mb.u, x[(n-start)*d:(n-start+1)*d])
-			if math.IsNaN(mb.h[n]) || math.IsInf(mb.h[n], 0) {
-				mb.h[n] = 0
-			}
+		plusRowsTo(mb.h[start:end], mb.g[start:end], x, mb.u, d)
+	}
+}
+
+// plusRowsTo writes h_r = g_r + uᵀx_r for the rows of x into h, a
+// non-finite value replaced by 0 (the per-row scores of a member).
+func plusRowsTo(h, g, x, u []float64, d int) {
+	for n := range h {
+		h[n] = g[n] + plusDot(u, x[n*d:(n+1)*d])
+		if math.IsNaN(h[n]) || math.IsInf(h[n], 0) {
+			h[n] = 0
 		}
 	}
 }
 
 // score writes h(x_r) of the member in use for arbitrary rows x (Scorer).
 func (m *plusModel) score(dst, x []float64) []float64 {
+	terms, averaged, _ := m.terms()
+	return plusScoreTo(dst, x, m.pool.Dim, terms, averaged)
+}
+
+// terms returns what the scores are made of: while averaging, every member
+// with w·τ > 0 with factor w·τ, and the calibration τ of the member in use;
+// otherwise the member in use alone with factor and calibration τ (1 before
+// any duel was scored, else max(τ, 1/64)).
+func (m *plusModel) terms() (terms []plusTerm, averaged bool, scale float64) {
 	mb := m.Current()
 	if m.avg == nil {
 		tau := 1.0
 		if len(mb.marg) > 0 {
 			tau = max(mb.tau, 1.0/64)
 		}
-		return finiteScores(m.memberScore(dst, x, mb, tau))
+		return []plusTerm{{w: tau, u: mb.u, net: mb.net}}, false, tau
+	}
+	for _, o := range m.members {
+		if o.w*o.tau > 0 {
+			terms = append(terms, plusTerm{w: o.w * o.tau, u: o.u, net: o.net})
+		}
+	}
+	return terms, true, mb.tau
+}
+
+// plusTerm is one member's part of neural-adb-plus's scores: its factor w,
+// its linear part u and its network (nil: g ≡ 0).
+type plusTerm struct {
+	w   float64
+	u   []float64
+	net *mlp.Net
+}
+
+// plusScoreTo writes the scores of the rows of x (d features each) into
+// dst: averaged, Σ_k w_k (g_k(x) + u_kᵀx); otherwise w_1 (g_1(x) + u_1ᵀx) of
+// the one term; a non-finite score replaced by 0.
+func plusScoreTo(dst, x []float64, d int, terms []plusTerm, averaged bool) []float64 {
+	if !averaged {
+		return finiteScores(plusMemberScore(dst, x, d, terms[0]))
 	}
 	if dst == nil {
-		dst = make([]float64, len(x)/m.pool.Dim)
+		dst = make([]float64, len(x)/d)
 	}
 	clear(dst)
 	tmp := make([]float64, len(dst))
-	for _, o := range m.members {
-		if o.w*o.tau > 0 {
-			plusAxpy(1, m.memberScore(tmp, x, o, o.w*o.tau), dst)
-		}
+	for _, t := range terms {
+		plusAxpy(1, plusMemberScore(tmp, x, d, t), dst)
 	}
 	return finiteScores(dst)
 }
@@ -124,12 +160,18 @@ func finiteScores(s []float64) []float64 {
 	return s
 }
 
-// memberScore writes scale·h(x_r) of member mb for the rows of x.
-func (m *plusModel) memberScore(dst, x []float64, mb *plusNet, scale float64) []float64 {
-	dst = mb.net.Predict(dst, x, nil)
-	d := m.pool.Dim
+// plusMemberScore writes w·(g(x_r) + uᵀx_r) of term t for the rows of x.
+func plusMemberScore(dst, x []float64, d int, t plusTerm) []float64 {
+	if t.net != nil {
+		dst = t.net.Predict(dst, x, nil)
+	} else {
+		if dst == nil {
+			dst = make([]float64, len(x)/d)
+		}
+		clear(dst)
+	}
 	for r := range dst {
-		dst[r] = scale * (dst[r] + plusDot(mb.u, x[r*d:(r+1)*d]))
+		dst[r] = t.w * (dst[r] + plusDot(t.u, x[r*d:(r+1)*d]))
 	}
 	return dst
 }

@@ -428,34 +428,9 @@ func (ps *tgPosterior) quad(psi []float64) float64 {
 func (l *NeuralADBTarget) Policy(dst []int) []int {
 	l.ready()
 	p := l.pool
-	C, K := p.Committed(), p.Arms
+	C := p.Committed()
 	if l.polVer != l.model.version || l.polGen != int(p.Generation()) || len(l.policy) != C {
-		l.policy = resize32(l.policy, C)
-		const chunk = 256 // contexts
-		rows := newTGRows(p.Dim)
-		var h, hp []float64
-		for lo := 0; lo < C; lo += chunk {
-			hi := min(C, lo+chunk)
-			rows.reset()
-			for c := lo; c < hi; c++ {
-				x := l.contextRows(c)
-				for a := range K {
-					rows.add(x[a*p.Dim : (a+1)*p.Dim])
-				}
-			}
-			h, hp = resize(h, rows.n()), resize(hp, rows.n())
-			l.model.scores(rows, h)
-			for c := lo; c < hi; c++ {
-				s := h[(c-lo)*K : (c-lo+1)*K]
-				best := 0
-				for a := 1; a < K; a++ {
-					if s[a] > s[best] || (s[a] == s[best] && l.prio(c, a) > l.prio(c, best)) {
-						best = a
-					}
-				}
-				l.policy[c] = best
-			}
-		}
+		l.policy = tgPolicyTo(l.policy, p, l.model.terms(), l.seed, &l.model.b)
 		l.polVer, l.polGen = l.model.version, int(p.Generation())
 	}
 	if cap(dst) < C {
@@ -466,6 +441,44 @@ func (l *NeuralADBTarget) Policy(dst []int) []int {
 	return dst
 }
 
+// tgPolicyTo writes π(c) = argmax_a h̄(x_{c,a}) for every committed context
+// of p into dst, h̄ the sum of terms, computed 256 contexts at a time
+// (the blocks decide whether the first layer runs dense or sparse), exact
+// ties broken by tgPrio of seed.
+func tgPolicyTo(dst []int, p *Pool, terms []tgTerm, seed uint64, b *tgBatch) []int {
+	C, K := p.Committed(), p.Arms
+	dst = resize32(dst, C)
+	const chunk = 256 // contexts
+	rows := newTGRows(p.Dim)
+	var h, buf []float64
+	for lo := 0; lo < C; lo += chunk {
+		hi := min(C, lo+chunk)
+		rows.reset()
+		for c := lo; c < hi; c++ {
+			x := p.RowsTo(buf, c*K, (c+1)*K)
+			if !p.Contiguous(c*K, (c+1)*K) {
+				buf = x // a converted copy: reuse it
+			}
+			for a := range K {
+				rows.add(x[a*p.Dim : (a+1)*p.Dim])
+			}
+		}
+		h = resize(h, rows.n())
+		tgSum(terms, rows, h, b)
+		for c := lo; c < hi; c++ {
+			s := h[(c-lo)*K : (c-lo+1)*K]
+			best := 0
+			for a := 1; a < K; a++ {
+				if s[a] > s[best] || (s[a] == s[best] && tgPrio(seed, c, a) > tgPrio(seed, c, best)) {
+					best = a
+				}
+			}
+			dst[c] = best
+		}
+	}
+	return dst
+}
+
 func resize32(s []int, n int) []int {
 	if cap(s) >= n {
 		return s[:n]
@@ -473,10 +486,10 @@ func resize32(s []int, n int) []int {
 	return make([]int, n)
 }
 
-// prio is the tie-break priority of (c, a): a hash of the seed and the row,
-// so that the policy does not depend on when it is evaluated.
-func (l *NeuralADBTarget) prio(c, a int) uint64 {
-	z := l.seed ^ (uint64(c)*0x9E3779B97F4A7C15 + uint64(a)*0xBF58476D1CE4E5B9)
+// tgPrio is the tie-break priority of (c, a): a hash of the seed and the
+// row, so that the policy does not depend on when it is evaluated.
+func tgPrio(seed uint64, c, a int) uint64 {
+	z := seed ^ (uint64(c)*0x9E3779B97F4A7C15 + uint64(a)*0xBF58476D1CE4E5B9)
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 	return z ^ (z >> 31)
@@ -486,7 +499,13 @@ func (l *NeuralADBTarget) prio(c, a int) uint64 {
 // neural-adb-plus).
 func (l *NeuralADBTarget) Score(dst, x []float64) []float64 {
 	l.ready()
-	d := l.pool.Dim
+	return tgScoreTo(dst, x, l.pool.Dim, l.model.terms(), l.model.calibration(), &l.model.b)
+}
+
+// tgScoreTo writes finiteOr0(scale · h̄(x_r)) for the rows of x (d features
+// each) into dst, h̄ the sum of terms, computed 1,024 rows at a time (the
+// blocks decide whether the first layer runs dense or sparse).
+func tgScoreTo(dst, x []float64, d int, terms []tgTerm, scale float64, b *tgBatch) []float64 {
 	n := len(x) / d
 	if dst == nil {
 		dst = make([]float64, n)
@@ -499,9 +518,8 @@ func (l *NeuralADBTarget) Score(dst, x []float64) []float64 {
 		for r := lo; r < hi; r++ {
 			rows.add(x[r*d : (r+1)*d])
 		}
-		l.model.scores(rows, dst[lo:hi])
+		tgSum(terms, rows, dst[lo:hi], b)
 	}
-	scale := l.model.calibration()
 	for i := range dst[:n] {
 		dst[i] = finiteOr0(scale * dst[i])
 	}
@@ -523,25 +541,47 @@ func (l *NeuralADBTarget) Sigma2(c, a, b int) float64 {
 	return l.post.nu2 * l.post.quad(psi)
 }
 
-// scores writes the averaged scores h̄ of the rows of x into h.
-func (m *tgModel) scores(x *tgRows, h []float64) {
-	R := x.n()
-	clear(h[:R])
+// tgTerm is one member's part of the averaged scores h̄: its weight w, its
+// linear part u and its network (nil when it has none: the linear member,
+// or g ≡ 0 at the mirrored initialisation).
+type tgTerm struct {
+	w   float64
+	u   []float64
+	net *tgNet
+}
+
+// terms returns the members that count in h̄ (weight ≠ 0), in order.
+func (m *tgModel) terms() []tgTerm {
+	var ts []tgTerm
 	for k, mb := range m.members {
 		wk := m.weight(k)
 		if wk == 0 {
 			continue
 		}
-		nonlinear := !mb.linear() && !mb.net.net.IdenticallyZero()
-		if nonlinear {
-			mb.net.forward(x, nil, &m.b)
+		t := tgTerm{w: wk, u: mb.u}
+		if !mb.linear() && !mb.net.net.IdenticallyZero() {
+			t.net = &mb.net
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// tgSum writes h̄ = Σ_k w_k · finiteOr0(x·u_k + g_k(x)) of the rows of x
+// into h (b: workspace of the forward passes).
+func tgSum(terms []tgTerm, x *tgRows, h []float64, b *tgBatch) {
+	R := x.n()
+	clear(h[:R])
+	for _, t := range terms {
+		if t.net != nil {
+			t.net.forward(x, nil, b)
 		}
 		for r := range R {
-			v := x.dot(r, mb.u)
-			if nonlinear {
-				v += m.b.out[r]
+			v := x.dot(r, t.u)
+			if t.net != nil {
+				v += b.out[r]
 			}
-			h[r] += wk * finiteOr0(v)
+			h[r] += t.w * finiteOr0(v)
 		}
 	}
 }

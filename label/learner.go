@@ -9,12 +9,14 @@ import (
 )
 
 // DefaultLearner is the learner "nadb suggest", "export" and "serve" use
-// when -algo is not given: the paper's arm rule (UCB) with our repaired
-// context rule (Thompson sampling of the context with the largest policy
-// loss). The rule as written (neural-adb-ucb) locks on to a few contexts
-// and, in a session, asks the same duel again and again (README, the
-// lock-on).
-const DefaultLearner = "neural-adb-tsctx-ucb"
+// when -algo is not given: neural-adb-target (algorithms/target_doc.go),
+// whose duels aim at what the user scores. Its objective is a config field
+// (-objective); its zero value, predict, aims at the answers of new
+// contexts, which is what labelling one's own data is for; -objective
+// policy aims at the best arm of each context in this pool. The paper's
+// context rule as written (neural-adb-ucb) locks on to a few contexts and,
+// in a session, asks the same duel again and again (README, the lock-on).
+const DefaultLearner = "neural-adb-target"
 
 // PoolCatalogue is the Catalogue of a pool file: its context identifiers
 // and, per context, its arms' identifiers, with the pool's indices.

@@ -81,7 +81,7 @@ type learnerSpec struct {
 // configuration flags (-collect among them: who chooses the duels).
 func (s *learnerSpec) register(fs *flag.FlagSet) {
 	s.cfg = algorithms.Default()
-	fs.StringVar(&s.algo, "algo", label.DefaultLearner, "algorithm (see nadb list); the default is Neural-ADB's UCB arm rule with the repaired context rule, as the rule as written locks on")
+	fs.StringVar(&s.algo, "algo", label.DefaultLearner, "algorithm (see nadb list); the default aims its duels at what -objective names (predict: the answers of new contexts; policy: each context's best arm in this pool)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the learner")
 	configFlags(fs, &s.cfg)
 }

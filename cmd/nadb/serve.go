@@ -50,9 +50,9 @@ every answer is written to the log (answers.jsonl in -log) before it is
 acknowledged and fed to the learner. No labeller is shown a duel twice,
 unless -recheck asks for consistency checks. The page /summary shows the
 current policy and how many answers the learner has used. The default
-learner is Neural-ADB's UCB arm rule with the repaired context rule
-(neural-adb-tsctx-ucb): the rule as written (neural-adb-ucb) locks on to one
-context and keeps asking one duel. GET /api/export gives the session's
+learner, neural-adb-target, aims its duels at predicting the answers of
+new contexts (-objective predict; -objective policy aims at each context's
+best arm in this pool). GET /api/export gives the session's
 answers as an answers file, /api/export?scope=all those of -answers too.
 The token may also come from the environment variable NADB_TOKEN. Stop with
 Ctrl-C (or SIGTERM); starting again with the same -log resumes the session.
