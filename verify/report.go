@@ -144,7 +144,7 @@ func WriteBrief(w io.Writer, rows []Row, width int) error {
 	if len(rows) > 0 {
 		scale = rows[0].Scale
 	}
-	fmt.Fprintf(w, "Claims of the paper, tested at %s scale\n(statistics and explanations: the same command without -brief)\n\n", scale)
+	fmt.Fprintf(w, "Claims of the paper, tested at %s scale\n(statistics and explanations: the same nadb verify without -brief)\n\n", scale)
 	const idW, verdictW = 9, 15
 	text := max(30, width-idW-verdictW-2)
 	for _, r := range rows {

@@ -179,7 +179,7 @@ func ExampleReadCSV() {
 	WriteBrief(os.Stdout, rows, 80)
 	// Output:
 	// Claims of the paper, tested at paper scale
-	// (statistics and explanations: the same command without -brief)
+	// (statistics and explanations: the same nadb verify without -brief)
 	//
 	// 3a        holds           Neural-ADB (UCB and TS) performs worse as d grows
 	// 7         does not hold   Neural-ADB's context rule explores the context space
