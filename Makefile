@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all claims test figure-costs fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
+.PHONY: all claims claims-reduced test figure-costs fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
 
 all: test
 
@@ -105,8 +105,12 @@ figures-quick: nadb
 	bin/nadb figures -quick -out figures/quick
 	bin/nadb theory -quick -out figures/quick/theory
 
-## claims: the claims table with each verdict, at reduced scale (what go test ./verify checks), printed for a terminal
+## claims: the claims table with each verdict at paper scale, as committed in figures/claims.csv by make verify, printed for a terminal: reads the file, runs nothing
 claims: nadb
+	bin/nadb verify -from figures/claims.csv -brief
+
+## claims-reduced: every claim recomputed at reduced scale (what go test ./verify checks: a pipeline check, whose verdicts may differ from paper scale), printed for a terminal
+claims-reduced: nadb
 	bin/nadb verify -scale reduced -brief
 
 ## verify: the paper's claims as statistical tests at paper scale (reuses the figure cache) into figures/claims.md

@@ -21,7 +21,10 @@ import (
 // answers.
 type slowProposer struct{ *RoundRobin }
 
-const rebuildDelay = time.Second
+// rebuildDelay is long enough that a request waiting for a rebuild is told
+// apart from one slowed by a loaded machine (p99 up to about 0.45 s was seen
+// on a 2-core machine at load 15 with no waiting at all).
+const rebuildDelay = 2 * time.Second
 
 // undoLoad has labellers answer queries over loopback TCP, undoing a share
 // of their answers, and returns the latency of every request (by kind), the
@@ -118,12 +121,13 @@ func percentile(d []time.Duration, q float64) time.Duration {
 }
 
 // TestLoadWithUndos: 8 labellers answer 60 queries each over loopback TCP,
-// undoing 8% of their answers, while every rebuild of the proposer takes a
-// second. Every acknowledged answer is in the log exactly once (and once
-// undone when it was), the proposer ends with exactly the kept answers, and
-// an undo never waits for a rebuild: the 99th percentile of every request,
-// undos included, stays far below the rebuild's second (with the rebuild
-// under the lock, each undo took at least a second and stalled the others).
+// undoing 8% of their answers, while every rebuild of the proposer takes
+// rebuildDelay. Every acknowledged answer is in the log exactly once (and
+// once undone when it was), the proposer ends with exactly the kept answers,
+// and an undo never waits for a rebuild: the 99th percentile of every
+// request, undos included, stays below half a rebuild (with the rebuild
+// under the lock, each undo took at least a whole rebuild and stalled the
+// others).
 func TestLoadWithUndos(t *testing.T) {
 	cat := gridCatalogue(40, 6) // 600 duels: no labeller runs out
 	newProposer := func() (Proposer, error) {
@@ -158,8 +162,8 @@ func TestLoadWithUndos(t *testing.T) {
 	if len(u.lat["undo"]) < 10 {
 		t.Fatalf("only %d undos: the test checks too little", len(u.lat["undo"]))
 	}
-	if limit := rebuildDelay / 3; p99 > limit || undoP99 > limit {
-		t.Errorf("p99 latency %v (undo %v) under undos; want below %v, a third of one rebuild", p99, undoP99, limit)
+	if limit := rebuildDelay / 2; p99 > limit || undoP99 > limit {
+		t.Errorf("p99 latency %v (undo %v) under undos; want below %v, half of one rebuild: a request waited for a rebuild", p99, undoP99, limit)
 	}
 
 	// The proposer ends with exactly the kept strict answers.

@@ -179,12 +179,12 @@ func recheck9aPairs(vals map[seedRun]map[uint64]float64) (Verdict, int) {
 
 // TestRecheckCommittedClaims recomputes claims 9a and 9f from committed
 // per-seed values alone (a claims table's FILE-seeds.csv beside FILE.csv:
-// figures/claims, the choice evaluation's figures/choice/claims, the
+// figures/claims, where the choice evaluation's claims were merged, and the
 // confirmation figures/plus/confirm-31-60) and compares them with the
 // verdicts committed beside them. It skips until such files are committed.
 func TestRecheckCommittedClaims(t *testing.T) {
 	checked := 0
-	for _, stem := range []string{"claims", "choice/claims", "plus/confirm-31-60"} {
+	for _, stem := range []string{"claims", "plus/confirm-31-60"} {
 		base := filepath.Join("..", "figures", filepath.FromSlash(stem))
 		seeds, err := os.ReadFile(base + "-seeds.csv")
 		if os.IsNotExist(err) {

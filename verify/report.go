@@ -2,6 +2,7 @@ package verify
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,7 +50,7 @@ const CSVHeader = "id,reading,scale,verdict,recorded,agrees,claim,source,statist
 // paper/report): the same rows as WriteMarkdown. reading is "fixed" for
 // the paper's fixed pool and "fresh" for the fresh-context rows; agrees is
 // whether the verdict is the recorded one; error is empty unless the claim
-// could not be evaluated.
+// could not be evaluated. ReadCSV reads it back.
 func WriteCSV(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
 	cw.Write(strings.Split(CSVHeader, ","))
@@ -69,6 +70,69 @@ func WriteCSV(w io.Writer, rows []Row) error {
 	return cw.Error()
 }
 
+// ReadCSV reads a claims table written by WriteCSV (such as the committed
+// figures/claims.csv) back into rows, for printing it again with
+// WriteBrief or WriteMarkdown without running anything. Each row gets what
+// those print: the claim's id, statement, source, statistic and test, the
+// verdict, result and power, the scale, the recorded verdict (at that
+// scale only), its explanation, and the error, if any. What the CSV does
+// not hold stays empty: the claim's runs and test, its recorded verdicts at
+// other scales, its per-seed values and its first seed (0, seeds from 1;
+// the CSV of a confirmation on later seeds reads as one from seed 1).
+//
+// The header must be CSVHeader, every row of one scale, and each row's
+// agrees column what its verdict, recorded verdict and error imply: a file
+// of other columns, or edited by hand into contradiction, is an error that
+// names the line.
+func ReadCSV(r io.Reader) ([]Row, error) {
+	cr := csv.NewReader(r)
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("empty: no header (want %s)", CSVHeader)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if got := strings.Join(header, ","); got != CSVHeader {
+		return nil, fmt.Errorf("header %q is not a claims table's %q", got, CSVHeader)
+	}
+	col := make(map[string]int, len(header))
+	for i, h := range header {
+		col[h] = i
+	}
+	var rows []Row
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		line, _ := cr.FieldPos(0)
+		get := func(name string) string { return rec[col[name]] }
+		row := Row{
+			Claim: Claim{ID: get("id"), Claim: get("claim"), Source: get("source"), Statistic: get("statistic"), Test: get("test"),
+				Recorded: map[string]Verdict{get("scale"): Verdict(get("recorded"))}, Why: get("why")},
+			Outcome: Outcome{Verdict: Verdict(get("verdict")), Result: get("result"), Power: get("power")},
+			Scale:   get("scale"),
+		}
+		if e := get("error"); e != "" {
+			row.Err = errors.New(e)
+		}
+		if row.ID == "" {
+			return nil, fmt.Errorf("line %d: no claim id", line)
+		}
+		if len(rows) > 0 && row.Scale != rows[0].Scale {
+			return nil, fmt.Errorf("line %d (claim %s): scale %q, but the rows before are of %q: one table holds one scale", line, row.ID, row.Scale, rows[0].Scale)
+		}
+		if want := strconv.FormatBool(row.Agrees()); get("agrees") != want {
+			return nil, fmt.Errorf("line %d (claim %s): agrees is %q, but verdict %q, recorded %q and error %q make it %s", line, row.ID, get("agrees"), row.Verdict, get("recorded"), get("error"), want)
+		}
+		rows = append(rows, row)
+	}
+}
+
 func esc(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
 // WriteBrief writes the claims table for a terminal: one block per claim
@@ -80,7 +144,7 @@ func WriteBrief(w io.Writer, rows []Row, width int) error {
 	if len(rows) > 0 {
 		scale = rows[0].Scale
 	}
-	fmt.Fprintf(w, "Claims of the paper, tested at %s scale\n(statistics and explanations: nadb verify without -brief)\n\n", scale)
+	fmt.Fprintf(w, "Claims of the paper, tested at %s scale\n(statistics and explanations: the same nadb verify without -brief)\n\n", scale)
 	const idW, verdictW = 9, 15
 	text := max(30, width-idW-verdictW-2)
 	for _, r := range rows {

@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
+	"io"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestWriteCSV: one record per row with the columns of CSVHeader, the
@@ -85,4 +90,99 @@ func TestWriteBrief(t *testing.T) {
 	if !found {
 		t.Errorf("the differing verdict of 2b is not flagged:\n%s", buf.String())
 	}
+}
+
+// TestReadCSVRoundTrip: what WriteCSV writes, ReadCSV reads back into rows
+// that WriteBrief and WriteMarkdown print exactly as they print the
+// original rows: agreeing and differing verdicts, an error, power, text
+// with commas, quotes, pipes and newlines.
+func TestReadCSVRoundTrip(t *testing.T) {
+	claim := func(id string, rec Verdict) Claim {
+		return Claim{ID: id, Claim: `gaps fall, "sub-linearly" | fast`, Source: "Theorem 2", Statistic: "slope\nof log gap", Test: "t-test, one-sided", Recorded: map[string]Verdict{"paper": rec, "reduced": DoesNotHold}, Why: "because, mostly"}
+	}
+	rows := []Row{
+		{Claim: claim("1a", Holds), Outcome: Outcome{Verdict: Holds, Result: "slope −0.5 ± 0.1", Power: "0.06"}, Scale: "paper", FirstSeed: 1},
+		{Claim: claim("1a-fresh", Holds), Outcome: Outcome{Verdict: DoesNotHold, Result: "slope 0.0"}, Scale: "paper", FirstSeed: 1},
+		{Claim: claim("9f", Pending), Outcome: Outcome{Verdict: Undecided, Result: "NaN"}, Scale: "paper", FirstSeed: 1},
+		{Claim: claim("5a", Holds), Outcome: Outcome{Verdict: notEvaluated}, Scale: "paper", FirstSeed: 1, Err: errors.New("no runs, cancelled")},
+	}
+	var csvb bytes.Buffer
+	if err := WriteCSV(&csvb, rows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadCSV(&csvb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("read %d rows, want %d", len(got), len(rows))
+	}
+	for _, w := range []struct {
+		name  string
+		write func(io.Writer, []Row) error
+	}{
+		{"WriteBrief", func(w io.Writer, r []Row) error { return WriteBrief(w, r, 80) }},
+		{"WriteMarkdown", WriteMarkdown},
+	} {
+		var want, again bytes.Buffer
+		if err := w.write(&want, rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.write(&again, got); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), again.String()); diff != "" {
+			t.Errorf("%s of the rows read back differs from that of the rows written (-want +got):\n%s", w.name, diff)
+		}
+	}
+}
+
+// TestReadCSVRejects: a file that is not a claims table of WriteCSV, or
+// contradicts itself, is an error naming what is wrong, never rows.
+func TestReadCSVRejects(t *testing.T) {
+	const row = "1a,fixed,paper,holds,holds,true,claim,source,statistic,test,result,,why,\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"empty", "", "empty: no header"},
+		{"other columns", "id,verdict\n1a,holds\n", "is not a claims table's"},
+		{"an older header", strings.Replace(CSVHeader, ",power", "", 1) + "\n", "is not a claims table's"},
+		{"short row", CSVHeader + "\n1a,fixed,paper,holds\n", "wrong number of fields"},
+		{"no id", CSVHeader + "\n" + strings.TrimPrefix(row, "1a"), "line 2: no claim id"},
+		{"two scales", CSVHeader + "\n" + row + strings.Replace(strings.Replace(row, "paper", "reduced", 1), "1a", "1b", 1), `line 3 (claim 1b): scale "reduced"`},
+		{"agrees contradicted", CSVHeader + "\n" + strings.Replace(row, "holds,holds,true", "holds,does not hold,true", 1), `line 2 (claim 1a): agrees is "true"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows, err := ReadCSV(strings.NewReader(c.in))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ReadCSV: rows %v, error %v; want an error containing %q", rows, err, c.want)
+			}
+		})
+	}
+	rows, err := ReadCSV(strings.NewReader(CSVHeader + "\n" + row))
+	if err != nil || len(rows) != 1 || rows[0].ID != "1a" || rows[0].Verdict != Holds || !rows[0].Agrees() {
+		t.Errorf("a well-formed row: %+v, %v", rows, err)
+	}
+}
+
+// ExampleReadCSV prints a committed claims table (here two of its rows,
+// the columns WriteBrief does not print left empty) for a terminal without
+// running anything, as nadb verify -from does.
+func ExampleReadCSV() {
+	const committed = CSVHeader + `
+3a,fixed,paper,holds,holds,true,Neural-ADB (UCB and TS) performs worse as d grows,"Section 4, Figures 2 and 3",,,,,,
+7,fixed,paper,does not hold,does not hold,true,Neural-ADB's context rule explores the context space (queries at least as many distinct contexts as uniformly random context choice),"Section 1, eq. (3)",,,,,,
+`
+	rows, err := ReadCSV(strings.NewReader(committed))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	WriteBrief(os.Stdout, rows, 80)
+	// Output:
+	// Claims of the paper, tested at paper scale
+	// (statistics and explanations: the same nadb verify without -brief)
+	//
+	// 3a        holds           Neural-ADB (UCB and TS) performs worse as d grows
+	// 7         does not hold   Neural-ADB's context rule explores the context space
+	//                           (queries at least as many distinct contexts as
+	//                           uniformly random context choice)
 }

@@ -146,7 +146,7 @@ var commands = []struct {
 }{
 	{"run", "run one experiment and print its metrics at checkpoints", cmdRun},
 	{"figures", "regenerate the paper's figures (cached, resumable, shardable)", cmdFigures},
-	{"verify", "test the paper's claims statistically and print the claims table", cmdVerify},
+	{"verify", "test the paper's claims statistically and print the claims table (-from: a recorded one)", cmdVerify},
 	{"theory", "check Theorem 1 and the effective dimension numerically", cmdTheory},
 	{"lockon", "run the lock-on study of the paper's context rule and write its tables", cmdLockon},
 	{"paper", "write the report's generated LaTeX (tables, numbers) from the committed results", cmdPaper},

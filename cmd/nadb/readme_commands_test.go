@@ -28,11 +28,12 @@ var paperScaleCommands = []string{
 
 // notRunCommands are README commands that are not run for another reason.
 var notRunCommands = map[string]string{
-	"make test":         "the test suite itself, which contains this test",
-	"make test-readme":  "this test itself: running it here would recurse without end",
-	"make test-browser": "installs Chromium and drives it; .ci/run runs it",
-	"make test-slurm":   "starts a Slurm cluster as root; .ci/run runs it",
-	"make paper":        "installs TeX Live and builds the PDF; .ci/run runs it",
+	"make test":           "the test suite itself, which contains this test",
+	"make test-readme":    "this test itself: running it here would recurse without end",
+	"make test-browser":   "installs Chromium and drives it; .ci/run runs it",
+	"make test-slurm":     "starts a Slurm cluster as root; .ci/run runs it",
+	"make paper":          "installs TeX Live and builds the PDF; .ci/run runs it",
+	"make claims-reduced": "minutes of every reduced-scale claim: go test ./verify, run here, evaluates the same claims, and nadb verify -scale reduced (with -only 5b) the same command",
 	"jid=$(sbatch --parsable --array=1-8 .ci/slurm/figures.sbatch)":                                  "needs a Slurm cluster: make test-slurm runs the recipe on a one-node cluster",
 	"sbatch --dependency=afterok:$jid --kill-on-invalid-dep=yes .ci/slurm/figures.sbatch":            "needs a Slurm cluster: make test-slurm runs the recipe on a one-node cluster",
 	"mkdir -p bin/walk && cd bin/walk":                                                               "the labelling walkthrough: TestLabelWalkthrough runs it",

@@ -31,12 +31,43 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	targetCosts := fs.String("target-costs", "", "instead of the claims: decide claim 10d (neural-adb-target's cost, verify/prereg/target.json) from the processor times the -cache recorded for the target-* figures' runs and the reports of GNU time -v in this directory (DIR/*.time), and print figures/target/target-costs.md (also written to -out); make target-costs measures and writes it")
 	merge := fs.Bool("merge", false, "with -only and -out FILE.md: replace the rows of the claims evaluated in the existing FILE.md, FILE.csv and FILE-seeds.csv (of the same scale and first seed) and keep every other claim's rows, e.g. make verify-merge ONLY=9f,9g adds claims whose runs finished to figures/claims.md without recomputing the others")
 	firstSeed := fs.Uint64("first-seed", 1, "first seed of every claim (its number of seeds unchanged): a confirmation on seeds no figure runs, such as -first-seed 31 for claims decided on seeds 1-30; the recorded verdicts (of seeds from 1) are then shown, not enforced")
+	from := fs.String("from", "", "instead of testing the claims, print the claims table recorded in this claims CSV (written beside -out FILE.md) and run nothing: -from figures/claims.csv shows the committed paper-scale verdicts at once (make claims); only -brief and -only apply")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nadb verify [flags]\n\nTests the paper's claims statistically and prints the claims table as Markdown on\nstdout (-brief: a short table for a terminal). Exit status 1 when a computed verdict differs from the recorded one\n(a regression guard) or a claim is undecided.\n\nflags:")
+		fmt.Fprintln(stderr, `usage: nadb verify [flags]
+       nadb verify -from FILE.csv [-brief] [-only ids]
+
+Tests the paper's claims statistically and prints the claims table as Markdown on
+stdout (-brief: a short table for a terminal). Exit status 1 when a computed
+verdict differs from the recorded one (a regression guard) or a claim is
+undecided. With -from, prints the table an earlier nadb verify -out recorded and
+tests nothing: nadb verify -from figures/claims.csv -brief (make claims) shows
+the committed paper-scale verdicts at once.
+
+flags:`)
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	ids, err := claimIDs(*only)
+	if err != nil {
+		return err
+	}
+	if *from != "" {
+		var conflict error
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "from", "brief", "only":
+			default:
+				if conflict == nil {
+					conflict = usageError{fmt.Errorf("-from prints a recorded table and runs nothing: -%s does not apply (only -brief and -only do)", f.Name)}
+				}
+			}
+		})
+		if conflict != nil {
+			return conflict
+		}
+		return printRecorded(stdout, stderr, *from, ids, *brief)
 	}
 	var sc verify.Scale
 	switch *scale {
@@ -79,21 +110,6 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	if err := checkOutDir("cache", *cacheDir); err != nil {
 		return err
 	}
-	var ids []string
-	if *only != "" {
-		ids = strings.Split(*only, ",")
-		known := map[string]bool{}
-		var all []string
-		for _, c := range verify.Table() {
-			known[c.ID] = true
-			all = append(all, c.ID)
-		}
-		for _, id := range ids {
-			if !known[id] {
-				return usageError{fmt.Errorf("-only: unknown claim %q (known: %s)", id, strings.Join(all, ", "))}
-			}
-		}
-	}
 	prog := newProgress(stderr, sc.Name)
 	rows, err := verify.Evaluate(ctx, sc, verify.Options{Cache: &sweep.Cache{Dir: *cacheDir}, Workers: *workers, OnEvent: prog.event, Only: ids})
 	prog.finish()
@@ -129,6 +145,58 @@ func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		return fmt.Errorf("computed verdicts differ from the recorded ones (or are undecided) for claims %s", strings.Join(differ, ", "))
 	}
 	return nil
+}
+
+// claimIDs splits the -only list of claim ids (nil for none), each of
+// which must be a claim of the table.
+func claimIDs(only string) ([]string, error) {
+	if only == "" {
+		return nil, nil
+	}
+	ids := strings.Split(only, ",")
+	known := map[string]bool{}
+	var all []string
+	for _, c := range verify.Table() {
+		known[c.ID] = true
+		all = append(all, c.ID)
+	}
+	for _, id := range ids {
+		if !known[id] {
+			return nil, usageError{fmt.Errorf("-only: unknown claim %q (known: %s)", id, strings.Join(all, ", "))}
+		}
+	}
+	return ids, nil
+}
+
+// printRecorded prints the claims table recorded in the claims CSV path
+// (verify.ReadCSV), the rows of ids only when given, as Markdown or, with
+// brief, for a terminal: nothing is run and nothing is compared.
+func printRecorded(stdout, stderr io.Writer, path string, ids []string, brief bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return usageError{fmt.Errorf("-from: %w (make verify writes the paper-scale figures/claims.csv; nadb verify -out FILE.md writes FILE.csv beside it)", err)}
+	}
+	defer f.Close()
+	rows, err := verify.ReadCSV(f)
+	if err != nil {
+		return usageError{fmt.Errorf("-from %s: %w: not a claims CSV that this nadb verify reads; write it again with nadb verify -out (make verify for figures/claims.csv)", path, err)}
+	}
+	if len(rows) == 0 {
+		return usageError{fmt.Errorf("-from %s: no claims, only a header", path)}
+	}
+	if ids != nil {
+		for _, id := range ids {
+			if !slices.ContainsFunc(rows, func(r verify.Row) bool { return r.ID == id }) {
+				return usageError{fmt.Errorf("-only: claim %s is not in %s", id, path)}
+			}
+		}
+		rows = slices.DeleteFunc(rows, func(r verify.Row) bool { return !slices.Contains(ids, r.ID) })
+	}
+	fmt.Fprintf(stderr, "nadb verify: the verdicts recorded in %s (%s scale); nothing was run\n", path, rows[0].Scale)
+	if brief {
+		return verify.WriteBrief(stdout, rows, 100)
+	}
+	return verify.WriteMarkdown(stdout, rows)
 }
 
 // writeClaims writes the claims table md of rows to out and, when out ends
