@@ -113,16 +113,20 @@ func (c *Collector) Select(l Learner, p *Pool, o Offer) Query {
 // SelectBatch proposes k distinct queries (distinct contexts-and-pairs) for
 // labelling at once, each chosen under the collector's rule with the previous
 // ones pending (Pender) and excluded from the offer. It returns fewer than k
-// when the offer runs out of pairs.
+// when the offer runs out of pairs. The offer without the batch so far is
+// kept up to date query by query (BatchOffer), so a batch does not pass over
+// the pool's contexts per query.
 func (c *Collector) SelectBatch(l Learner, p *Pool, o Offer, k int) []Query {
 	var qs []Query
+	bo := NewBatchOffer(p, o)
 	for len(qs) < k {
-		oi := o.Without(p, qs)
+		oi := bo.Offer()
 		if oi.Contexts != nil && len(oi.Contexts) == 0 {
 			break
 		}
 		q := c.Select(l, p, oi)
 		qs = append(qs, q)
+		bo.Add(q)
 		if pd, ok := l.(Pender); ok {
 			pd.Pend(q)
 		}

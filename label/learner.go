@@ -40,10 +40,12 @@ func (pc PoolCatalogue) Arms(c int) []string {
 // pool: the session's labellers answer the queries the learner selects.
 //
 //   - Propose is Select with an offer that excludes the pending pairs
-//     (algorithms.Offer.Without). A learner that is an algorithms.Pender
-//     has each distinct proposed query pended once, so that its uncertainty
-//     accounts for the queries shown but not yet answered; a query proposed
-//     again after it expired is not pended twice. The reason of a query is
+//     (algorithms.Offer.Without; kept up to date query by query while the
+//     exclusions grow, as a batch's do: algorithms.BatchOffer). A learner
+//     that is an algorithms.Pender has each distinct proposed query pended
+//     once, so that its uncertainty accounts for the queries shown but not
+//     yet answered; a query proposed again after it expired is not pended
+//     twice. The reason of a query is
 //     the score difference h(a1) − h(a2) (algorithms.Scorer on the
 //     context's rows) and σ(a1, a2) for learners that expose σ² as
 //     Sigma2(c, a, b) (the neural ones); NaN where the learner has none.
@@ -68,6 +70,11 @@ type LearnerProposer struct {
 	observed  int
 	buf       []float64
 	rows      []float64 // a context's rows converted (Pool.RowsTo)
+
+	// The offer without the last exclusions, kept up to date when the next
+	// exclusions extend them (a batch proposed one query at a time).
+	batch   *algorithms.BatchOffer
+	batchQs []algorithms.Query
 }
 
 // sigma2er is implemented by learners with a σ² of arm pairs (eq. 6).
@@ -97,9 +104,25 @@ func (lp *LearnerProposer) selectQuery(o algorithms.Offer) algorithms.Query {
 	return lp.learner.Select(o)
 }
 
+// without returns the full offer without the pairs of exclude
+// (algorithms.Offer.Without): when exclude extends the previous call's
+// exclusions, as the queries of a batch do, only the new ones are taken out
+// (algorithms.BatchOffer).
+func (lp *LearnerProposer) without(exclude []algorithms.Query) algorithms.Offer {
+	n := len(lp.batchQs)
+	if lp.batch == nil || len(exclude) < n || !slices.Equal(exclude[:n], lp.batchQs) {
+		lp.batch, lp.batchQs, n = algorithms.NewBatchOffer(lp.pool, algorithms.Offer{}), lp.batchQs[:0], 0
+	}
+	for _, q := range exclude[n:] {
+		lp.batch.Add(q)
+		lp.batchQs = append(lp.batchQs, q)
+	}
+	return lp.batch.Offer()
+}
+
 // Propose implements Proposer.
 func (lp *LearnerProposer) Propose(exclude []algorithms.Query) (algorithms.Query, Reason, bool) {
-	o := algorithms.Offer{}.Without(lp.pool, exclude)
+	o := lp.without(exclude)
 	// With exclusions, Without lists the contexts left; none (nil) when every
 	// pair is excluded.
 	if len(exclude) > 0 && len(o.Contexts) == 0 {
@@ -116,7 +139,7 @@ func (lp *LearnerProposer) Propose(exclude []algorithms.Query) (algorithms.Query
 
 // ProposeSet implements SetProposer.
 func (lp *LearnerProposer) ProposeSet(exclude []algorithms.Query, k int) (int, []int, Reason, bool) {
-	o := algorithms.Offer{}.Without(lp.pool, exclude)
+	o := lp.without(exclude)
 	if len(exclude) > 0 && len(o.Contexts) == 0 {
 		return 0, nil, NoReason, false
 	}

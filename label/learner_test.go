@@ -261,3 +261,45 @@ func TestLearnerProposerPendsOnce(t *testing.T) {
 		t.Errorf("summary counts %d and %d answers, want 1 in context %d", s.Contexts[0].Queries, s.Contexts[1].Queries, q1.Context)
 	}
 }
+
+// TestLearnerProposerBatchSameAsWithout: proposing a batch one query at a
+// time (the exclusions growing, as nadb suggest does), then after some
+// exclusions are dropped (expired), gives the queries a twin learner chooses
+// on Offer.Without of the same exclusions, pended the same way.
+func TestLearnerProposerBatchSameAsWithout(t *testing.T) {
+	pf := testPoolFile(t, 6, 4, 3)
+	for _, name := range []string{"neural-adb-target", "neural-adb-ucb", "random-nn"} {
+		t.Run(name, func(t *testing.T) {
+			newL := func() algorithms.Learner {
+				l, err := algorithms.New(name, algorithms.Env{Pool: pf.Pool, Config: learnerConfig(), Seed: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return l
+			}
+			lp, ref := NewLearnerProposer(newL(), pf.Pool), newL()
+			pended := map[algorithms.Query]bool{}
+			var exclude []algorithms.Query
+			check := func() {
+				t.Helper()
+				q, _, ok := lp.Propose(exclude)
+				want := ref.Select(algorithms.Offer{}.Without(pf.Pool, exclude))
+				if pd, isP := ref.(algorithms.Pender); isP && !pended[want] {
+					pd.Pend(want)
+					pended[want] = true
+				}
+				if !ok || q != want {
+					t.Fatalf("with %d exclusions: proposed %+v (%v), want %+v", len(exclude), q, ok, want)
+				}
+				exclude = append(exclude, q)
+			}
+			for range 12 {
+				check()
+			}
+			exclude = append(exclude[:2:2], exclude[5:]...) // three expired
+			for range 6 {
+				check()
+			}
+		})
+	}
+}

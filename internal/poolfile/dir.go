@@ -273,9 +273,13 @@ func Open(path, want string) (*PoolFile, string, error) {
 		return nil, "", err
 	}
 	defer f.Close()
+	hint, err := hintOf(f)
+	if err != nil {
+		return nil, "", err
+	}
 	h := sha256.New()
 	tee := io.TeeReader(f, h)
-	pf, err := ReadPool(tee, path)
+	pf, err := readPool(tee, path, hint)
 	if err != nil {
 		// Refused: stop reading (the rest of a file that is not CSV, such as
 		// an endless device, would be hashed for nothing).

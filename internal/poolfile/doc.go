@@ -14,10 +14,12 @@
 //
 // ReadPool streams the file into the feature matrix (the text is never held
 // whole), so loading a pool takes about the memory of its numbers: 8·d
-// bytes per row held, 16·d at the peak of parsing (the rows in file order,
-// then in context order), and about 100 bytes per row of identifiers and
-// indices; BenchmarkReadPoolLarge compares the allocations with reading the
-// whole text first. OpenDir maps features.npy instead: the features cost
+// bytes per row held (a file's lines are counted first, the rows parsed
+// into the matrix and moved into context order in place; 16·d at the peak
+// when the input is a pipe, the rows then held in file order first), and
+// about 100 bytes per row of identifiers and indices;
+// BenchmarkReadPoolLarge compares the allocations with reading the whole
+// text first. OpenDir maps features.npy instead: the features cost
 // page cache, not memory of the program's own, and each row about 40 bytes
 // (its arm identifier and utility).
 package poolfile

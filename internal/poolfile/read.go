@@ -1,8 +1,12 @@
 package poolfile
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -13,17 +17,77 @@ import (
 // messages, which are *csvtab.Error values locating the problem.
 //
 // The file is parsed as it is read, straight into feature rows, so memory
-// stays near the size of the numbers rather than of the text: the features
-// (in chunks, in file order, then copied once into the pool's matrix in
-// context order), the identifiers and a few integers per row. A problem in
-// the content is reported only once the file's CSV shape has been checked to
+// stays near the size of the numbers rather than of the text: the features,
+// the identifiers and a few integers per row. When r is a regular *os.File
+// (as for Open), its lines are counted first and the rows are parsed into
+// the pool's matrix itself, then moved into context order in place: the
+// features are held once. Otherwise (a pipe) they are held in chunks in file
+// order and copied once into the matrix: twice at the peak. A problem in the
+// content is reported only once the file's CSV shape has been checked to
 // the end, so the error is the one reading the whole file first would give.
 func ReadPool(r io.Reader, file string) (*PoolFile, error) {
+	var h sizeHint
+	if f, ok := r.(*os.File); ok {
+		var err error
+		if h, err = hintOf(f); err != nil {
+			return nil, err
+		}
+	}
+	return readPool(r, file, h)
+}
+
+// sizeHint is what a regular file tells before it is parsed: its lines and
+// bytes (zero when unknown).
+type sizeHint struct{ lines, bytes int64 }
+
+// hintOf counts the lines of the regular file f from its start, without
+// moving f's offset (ReadAt); it returns no hint for other files.
+func hintOf(f *os.File) (sizeHint, error) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return sizeHint{}, nil
+	}
+	h := sizeHint{bytes: st.Size()}
+	buf := make([]byte, 1<<20)
+	last := byte('\n')
+	for off := int64(0); ; {
+		n, err := f.ReadAt(buf, off)
+		h.lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+		if n > 0 {
+			last = buf[n-1]
+		}
+		off += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return sizeHint{}, err
+		}
+	}
+	if last != '\n' {
+		h.lines++
+	}
+	return h, nil
+}
+
+// readPool is ReadPool with the size hint of the input.
+func readPool(r io.Reader, file string, hint sizeHint) (*PoolFile, error) {
 	rd, err := csvtab.NewReader(r, file)
 	if err != nil {
 		return nil, err
 	}
 	pr, first := newPoolReader(rd)
+	if first == nil && hint.lines > 0 {
+		// Room for every line but the header, each a row of at most one
+		// per d + 2 bytes of the file (d + 1 separators and a line end):
+		// a file of blank lines does not reserve rows it cannot hold.
+		d := int64(pr.x.d)
+		rows := min(hint.lines-1, hint.bytes/(d+2))
+		if rows > 0 && rows <= math.MaxInt/(8*d) {
+			pr.x.flat = make([]float64, 0, rows*d)
+			pr.x.sized = true
+		}
+	}
 	for {
 		ok, err := rd.Next()
 		if err != nil {
@@ -42,6 +106,28 @@ func ReadPool(r io.Reader, file string) (*PoolFile, error) {
 	return pr.finish(rd)
 }
 
+// permuteRows moves row r of x (rows of d values) to row to[r], in place,
+// for a permutation to: one cycle at a time, holding two rows aside.
+func permuteRows(x []float64, d int, to []int32) {
+	done := make([]bool, len(to))
+	held, next := make([]float64, d), make([]float64, d)
+	for start := range to {
+		if done[start] || int(to[start]) == start {
+			continue
+		}
+		copy(held, x[start*d:(start+1)*d])
+		for r := start; !done[r]; {
+			done[r] = true
+			t := int(to[r])
+			row := x[t*d : (t+1)*d]
+			copy(next, row)
+			copy(row, held)
+			held, next = next, held
+			r = t
+		}
+	}
+}
+
 // poolReader accumulates the rows of a pool file in file order.
 type poolReader struct {
 	ctxCol, armCol, utilCol int
@@ -52,19 +138,27 @@ type poolReader struct {
 	x    rowChunks // features, file order
 	util []float64 // utilities, file order
 	arms []string  // arm ids, file order
-	dest []int32   // context of each row, then its row in the pool
+	dest []int32   // context of each row, then (finish) its row in the pool
 	pos  []int32   // arm position of each row in its context
 }
 
-// rowChunks holds rows of d values in chunks of about 512 kB, so that
-// growing it never copies what it holds.
+// rowChunks holds rows of d values: in flat, room reserved for the rows
+// expected (sized), else in chunks of about 512 kB, so that growing it
+// never copies what it holds.
 type rowChunks struct {
 	d      int
 	chunks [][]float64
+	flat   []float64
+	sized  bool
 }
 
 // next returns room for one more row.
 func (rc *rowChunks) next() []float64 {
+	if rc.sized {
+		n := len(rc.flat)
+		rc.flat = slices.Grow(rc.flat, rc.d)[:n+rc.d] // grows only past the hint
+		return rc.flat[n:]
+	}
 	last := len(rc.chunks) - 1
 	if last < 0 || len(rc.chunks[last])+rc.d > cap(rc.chunks[last]) {
 		rc.chunks = append(rc.chunks, make([]float64, 0, max(1, (1<<16)/rc.d)*rc.d))
@@ -77,6 +171,9 @@ func (rc *rowChunks) next() []float64 {
 
 // row returns row r.
 func (rc *rowChunks) row(r int) []float64 {
+	if rc.sized {
+		return rc.flat[r*rc.d : (r+1)*rc.d]
+	}
 	per := cap(rc.chunks[0]) / rc.d
 	c := rc.chunks[r/per]
 	return c[(r%per)*rc.d : (r%per+1)*rc.d]
@@ -207,7 +304,6 @@ func (pr *poolReader) finish(rd *csvtab.Reader) (*PoolFile, error) {
 	}
 	d := len(pr.featCols)
 	n := len(pr.arms)
-	x := make([]float64, n*d)
 	arms := make([]string, n)
 	var util []float64
 	if pr.util != nil {
@@ -215,10 +311,20 @@ func (pr *poolReader) finish(rd *csvtab.Reader) (*PoolFile, error) {
 	}
 	for r, c := range pr.dest {
 		to := int(c)*K + int(pr.pos[r])
-		copy(x[to*d:(to+1)*d], pr.x.row(r))
+		pr.dest[r] = int32(to)
 		arms[to] = pr.arms[r]
 		if util != nil {
 			util[to] = pr.util[r]
+		}
+	}
+	var x []float64
+	if pr.x.sized {
+		x = pr.x.flat[: n*d : n*d]
+		permuteRows(x, d, pr.dest)
+	} else {
+		x = make([]float64, n*d)
+		for r, to := range pr.dest {
+			copy(x[int(to)*d:(int(to)+1)*d], pr.x.row(r))
 		}
 	}
 	pr.x, pr.dest, pr.pos = rowChunks{}, nil, nil
