@@ -22,7 +22,7 @@ import (
 func cmdVerify(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	scale := fs.String("scale", "reduced", "reduced (minutes) or paper (the paper's setting; reuses the figure cache)")
+	scale := fs.String("scale", "reduced", "reduced (a check of the pipeline on a smaller problem, not evidence) or paper (the paper's setting; reuses the figure cache)")
 	only := fs.String("only", "", "comma-separated claim ids (default: all)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "runs executed in parallel")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results (shared with nadb figures)")

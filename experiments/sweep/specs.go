@@ -63,7 +63,8 @@ var Paper = Scale{
 }
 
 // Quick is a smoke-test scale: the paper's figures with 2 seeds and T = 200,
-// for checking the whole pipeline in a few minutes.
+// for checking the whole pipeline (nadb figures -quick -list gives its
+// expected processor time).
 var Quick = func() Scale {
 	s := Paper
 	s.Name, s.Seeds, s.T, s.Every = "quick", 2, 200, 20
