@@ -93,6 +93,22 @@ func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int {
 	return n
 }
 
+// panel returns the width of panel p of panels spreading vecs vectors
+// evenly (the first vecs%panels one vector wider): nv vectors, cols of the
+// left columns, and the mask of a ragged last vector (masked = 1) if cols
+// does not fill nv vectors.
+func (e *engine[M]) panel(p, panels, vecs, left int) (nv, cols, masked int, mk M) {
+	nv = vecs / panels
+	if p < vecs%panels {
+		nv++
+	}
+	cols = min(nv*e.lanes, left)
+	if rag := cols % e.lanes; rag != 0 {
+		masked, mk = 1, e.mask(rag)
+	}
+	return nv, cols, masked, mk
+}
+
 func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
 	// Split the ⌈n/lanes⌉ vectors of a row into the fewest panels the
 	// kernels allow, as evenly as possible (50 columns of 8 lanes: 4 + 3
@@ -114,17 +130,7 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 			r1 := min(r0+mb, m)
 			j0 := 0
 			for p := range panels {
-				nv := vecs / panels
-				if p < vecs%panels {
-					nv++
-				}
-				cols := min(nv*e.lanes, n-j0)
-				masked := 0
-				var mk M
-				if rag := cols % e.lanes; rag != 0 {
-					masked = 1
-					mk = e.mask(rag)
-				}
+				nv, cols, masked, mk := e.panel(p, panels, vecs, n-j0)
 				tiles := e.tiles[nv-1]
 				mrMax := len(tiles)
 				i0 := r0
@@ -208,17 +214,7 @@ func (e *engine[M]) runRows(m, n, k int, a []float64, ars, aks int, b []float64,
 		for i := range m {
 			j0 := 0
 			for p := range panels {
-				nv := vecs / panels
-				if p < vecs%panels {
-					nv++
-				}
-				cols := min(nv*e.lanes, n-j0)
-				masked := 0
-				var mk M
-				if rag := cols % e.lanes; rag != 0 {
-					masked = 1
-					mk = e.mask(rag)
-				}
+				nv, cols, masked, mk := e.panel(p, panels, vecs, n-j0)
 				f := e.tiles[min(nv, len(e.tiles))-1][0][masked]
 				if nv > len(e.tiles) {
 					f = e.rows[nv-len(e.tiles)-1][masked]
