@@ -96,9 +96,10 @@ figures: nadb
 	bin/nadb figures -out figures
 	bin/nadb theory -out figures/theory
 
-## figure-costs: the expected processor time of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list and the progress ETA) from the times the cache recorded, after running one seed of every configuration without one (all of them after make clean-cache: one run in ten of a 10-seed figure, one in thirty of a 30-seed one)
+## figure-costs: the expected processor time and the counted arithmetic of every figure's runs (experiments/sweep/costs.csv, read by nadb figures -list, whose -peak prints the floor, and the progress ETA) from what the cache recorded, after running one seed of every configuration without a time, one run at a time so that the operations are counted (use an empty cache, CACHE=DIR: one run in ten of a 10-seed figure, one in thirty of a 30-seed one)
+CACHE ?= .cache/runs
 figure-costs: nadb
-	bin/nadb figures -costs experiments/sweep/costs.csv
+	NADB_GEMM_FLOPS=1 bin/nadb figures -costs experiments/sweep/costs.csv -workers 1 -cache $(CACHE)
 
 ## figures-quick: the same figures at reduced scale into figures/quick/ (a smoke check; nadb figures -quick -list estimates its processor time)
 figures-quick: nadb

@@ -15,6 +15,7 @@ import (
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/sweep"
 	"github.com/neural-adb/nadb/internal/fsutil"
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/par"
 )
 
@@ -28,7 +29,8 @@ func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results")
 	out := fs.String("out", "", "directory the figures are written to (default figures, the committed paper-scale results; required with -quick, which refuses to overwrite paper-scale figures)")
 	list := fs.Bool("list", false, "list the figures, their run counts and expected processor time (from the committed cost table), run nothing")
-	costs := fs.String("costs", "", "write the cost table of the figures' runs to this file (experiments/sweep/costs.csv): the processor times the cache recorded, after running one seed of every configuration that has none; plots nothing")
+	costs := fs.String("costs", "", "write the cost table of the figures' runs to this file (experiments/sweep/costs.csv): the processor times the cache recorded, after running one seed of every configuration that has none; plots nothing. With NADB_GEMM_FLOPS=1 and -workers 1 it counts each run's arithmetic too (the gflop column; runs cached without a count are not rerun, so use an empty -cache directory)")
+	peak := fs.Float64("peak", 0, "with -list: a core's peak rate in GFLOP/s (go test -bench Peak ./internal/gemm, as make speed measures it), to print each figure's arithmetic floor (the counted operations of its matrix products at that rate) beside its expected processor time")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: nadb figures [flags]
 
@@ -85,14 +87,21 @@ flags:`)
 		jobs = append(jobs, f.Jobs()...)
 	}
 	if *list {
-		listFigures(stdout, figs, *workers)
+		if !(*peak >= 0) {
+			return usageError{fmt.Errorf("-peak: need a rate ≥ 0 in GFLOP/s, got %g", *peak)}
+		}
+		listFigures(stdout, figs, *workers, *peak)
 		return nil
 	}
 	cache := &sweep.Cache{Dir: *cacheDir}
 	prog := newProgress(stderr, sc.Name)
 	est := sweep.DefaultCosts()
 	if *costs != "" {
-		samples, err := sweep.CostSamples(figs, cache)
+		counting := gemm.CountingFlops() && *workers == 1
+		if gemm.CountingFlops() && !counting {
+			fmt.Fprintf(stderr, "nadb figures -costs: %s=1 counts the arithmetic only with -workers 1 (one counter per process); not counting it\n", gemm.FlopsEnv)
+		}
+		samples, err := sweep.CostSamples(figs, cache, counting)
 		if err != nil {
 			return err
 		}
@@ -147,13 +156,17 @@ flags:`)
 // listFigures prints every figure with its distinct runs (as the sweep
 // counts them: a run drawn in two panels or two figures is computed once)
 // and their expected processor time from the committed cost table, then
-// the totals and the wall time they take on workers cores.
-func listFigures(w io.Writer, figs []sweep.Figure, workers int) {
+// the totals and the wall time they take on workers cores. With peak > 0
+// (GFLOP/s) it adds the arithmetic floor of each figure's runs whose
+// operations the table counted.
+func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 	est := sweep.DefaultCosts()
 	seen := map[string]bool{}
 	total, unmeasured := 0.0, 0
+	totalFloor, uncounted := 0.0, 0
 	for _, f := range figs {
 		own, fresh, cpu, miss := map[string]bool{}, 0, 0.0, 0
+		floor, floorMiss := 0.0, 0
 		for _, j := range f.Jobs() {
 			k := j.Spec.Key()
 			if !own[k] && !seen[k] {
@@ -162,6 +175,11 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int) {
 				cpu += c
 				if !ok {
 					miss++
+				}
+				if g, ok := est.GFLOP(j.Spec); ok {
+					floor += g
+				} else {
+					floorMiss++
 				}
 			}
 			own[k], seen[k] = true, true
@@ -177,13 +195,29 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int) {
 		if len(notes) > 0 {
 			note = "(" + strings.Join(notes, "; ") + ") "
 		}
-		fmt.Fprintf(w, "%-24s %4d runs %6.1f CPU-min  %s%s: %s\n", f.ID, len(own), cpu/60, note, f.Paper, f.Caption)
+		floorNote := ""
+		if peak > 0 {
+			floorNote = fmt.Sprintf("floor %5.1f CPU-min  ", floor/peak/60)
+			if floorMiss > 0 {
+				floorNote = fmt.Sprintf("floor ≥ %.1f CPU-min (%d runs not counted)  ", floor/peak/60, floorMiss)
+			}
+		}
+		fmt.Fprintf(w, "%-24s %4d runs %6.1f CPU-min  %s%s%s: %s\n", f.ID, len(own), cpu/60, floorNote, note, f.Paper, f.Caption)
 		total += cpu
 		unmeasured += miss
+		totalFloor += floor
+		uncounted += floorMiss
 	}
 	fmt.Fprintf(w, "%d distinct runs in all: about %.0f CPU-minutes, %.0f minutes of wall time with %d workers on as many idle cores", len(seen), total/60, total/60/float64(workers), workers)
 	if unmeasured > 0 {
 		fmt.Fprintf(w, " (%d runs guessed from the measured ones)", unmeasured)
+	}
+	if peak > 0 {
+		at := ""
+		if uncounted > 0 {
+			at = fmt.Sprintf(" of the %d runs whose arithmetic the table counts", len(seen)-uncounted)
+		}
+		fmt.Fprintf(w, "\narithmetic floor%s: %.1f TFLOP in matrix products, %.1f CPU-minutes at %g GFLOP/s, %.1f minutes of wall time on %d such cores (work outside the products is not counted)", at, totalFloor/1e3, totalFloor/peak/60, peak, totalFloor/peak/60/float64(workers), workers)
 	}
 	fmt.Fprintf(w, "\nexpected processor times: experiments/sweep/costs.csv, %s\n", strings.ReplaceAll(est.Note, "\n", " "))
 }

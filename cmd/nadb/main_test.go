@@ -179,3 +179,23 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+// TestFiguresListFloor: nadb figures -list -peak adds the arithmetic floor
+// (the committed cost table's operation counts at the given rate) to the
+// totals, and a negative rate is refused.
+func TestFiguresListFloor(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), &out, &errb, []string{"figures", "-list", "-only", "fig1-main", "-peak", "50"}); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "arithmetic floor") || !strings.Contains(out.String(), "at 50 GFLOP/s") {
+		t.Errorf("-list -peak 50 printed no floor:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), &out, &errb, []string{"figures", "-list", "-only", "fig1-main"}); err != nil || strings.Contains(out.String(), "floor") {
+		t.Errorf("-list without -peak: %v, floor printed: %v", err, strings.Contains(out.String(), "floor"))
+	}
+	if err := run(context.Background(), &out, &errb, []string{"figures", "-list", "-peak", "-1"}); err == nil {
+		t.Error("-peak -1: want a usage error")
+	}
+}

@@ -43,6 +43,7 @@ type cached struct {
 	Spec         experiments.Spec `json:"spec"`
 	WallSeconds  float64          `json:"wall_s"`
 	CPUSeconds   *float64         `json:"cpu_s,omitempty"` // the run's thread (user + sys); absent: not measured
+	Flops        *int64           `json:"flops,omitempty"` // floating-point operations of its matrix products (internal/gemm); absent: not counted
 	Counts       []int            `json:"counts"`
 	ExtraColumns []string         `json:"extra_columns,omitempty"`
 	CSV          string           `json:"csv"`
@@ -57,6 +58,14 @@ func (f *cached) cpu() float64 {
 	return *f.CPUSeconds
 }
 
+// flops returns the recorded operation count, 0 if none.
+func (f *cached) flops() int64 {
+	if f.Flops == nil {
+		return 0
+	}
+	return *f.Flops
+}
+
 // payloadSum returns the hexadecimal sha256 of f's payload: everything but
 // the spec (which the key hashes) and the checksum itself.
 func (f *cached) payloadSum() string {
@@ -64,10 +73,11 @@ func (f *cached) payloadSum() string {
 		Key          string   `json:"key"`
 		WallSeconds  float64  `json:"wall_s"`
 		CPUSeconds   float64  `json:"cpu_s"`
+		Flops        int64    `json:"flops,omitempty"` // omitted when absent: older entries keep their sums
 		Counts       []int    `json:"counts"`
 		ExtraColumns []string `json:"extra_columns"`
 		CSV          string   `json:"csv"`
-	}{f.Key, f.WallSeconds, f.cpu(), f.Counts, f.ExtraColumns, f.CSV})
+	}{f.Key, f.WallSeconds, f.cpu(), f.flops(), f.Counts, f.ExtraColumns, f.CSV})
 	if err != nil {
 		panic(err) // only strings, ints and finite floats
 	}
@@ -121,6 +131,21 @@ func (c *Cache) CPU(spec experiments.Spec) (sec float64, ok bool, err error) {
 	return *f.CPUSeconds, true, nil
 }
 
+// Flops returns the floating-point operations of the matrix products that
+// the cached run of spec did (counted by package internal/gemm under
+// gemm.FlopsEnv, recorded by a sweep with one worker), or ok = false if the
+// run is not cached (or its entry is bad) or its operations were not counted.
+func (c *Cache) Flops(spec experiments.Spec) (n int64, ok bool, err error) {
+	f, _, _, ok, err := c.read(spec)
+	if !ok || err != nil {
+		return 0, false, err
+	}
+	if f.Flops == nil {
+		return 0, false, nil
+	}
+	return *f.Flops, true, nil
+}
+
 // read returns the verified cache entry of spec with its checkpoints, or ok
 // = false if there is none or it is bad (reported and moved aside).
 func (c *Cache) read(spec experiments.Spec) (f cached, cps []experiments.Checkpoint, cols []string, ok bool, err error) {
@@ -164,16 +189,26 @@ func (c *Cache) Store(res *experiments.Result, wall float64) error { return c.St
 // StoreCPU is Store with the processor seconds the run took (negative: not
 // measured), which CPU returns and the cost table is made from.
 func (c *Cache) StoreCPU(res *experiments.Result, wall, cpu float64) error {
+	return c.StoreCost(res, wall, cpu, -1)
+}
+
+// StoreCost is StoreCPU with the floating-point operations of the run's
+// matrix products (negative: not counted), which Flops returns.
+func (c *Cache) StoreCost(res *experiments.Result, wall, cpu float64, flops int64) error {
 	var cpuField *float64
 	if cpu >= 0 {
 		cpuField = &cpu
+	}
+	var flopsField *int64
+	if flops >= 0 {
+		flopsField = &flops
 	}
 	var buf bytes.Buffer
 	if err := experiments.WriteCSV(&buf, res); err != nil {
 		return err
 	}
 	key := res.Spec.Key()
-	f := cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpuField, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}
+	f := cached{Key: key, Spec: res.Spec, WallSeconds: wall, CPUSeconds: cpuField, Flops: flopsField, Counts: res.Counts, ExtraColumns: res.ExtraColumns, CSV: buf.String()}
 	f.SHA256 = f.payloadSum()
 	data, err := json.MarshalIndent(f, "", " ")
 	if err != nil {

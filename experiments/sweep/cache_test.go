@@ -110,3 +110,19 @@ func TestCacheRefusesBadEntries(t *testing.T) {
 		t.Errorf("edited references: err %v, same text %v, warnings %q", err, again == md, warned)
 	}
 }
+
+// TestPayloadSumWithoutFlops pins the checksum of an entry without an
+// operation count to the value the cache computed before counts existed, so
+// that entries written then still verify.
+func TestPayloadSumWithoutFlops(t *testing.T) {
+	cpu := 2.5
+	f := cached{Key: "k", WallSeconds: 1, CPUSeconds: &cpu, Counts: []int{1, 2}, CSV: "t\n1\n"}
+	if got, want := f.payloadSum(), "ee7ecae8c7ee190004757f58c29346c42207cb16c6d6e09ef007231e95e19884"; got != want {
+		t.Errorf("payloadSum = %s, want %s (the sum before operation counts were recorded)", got, want)
+	}
+	n := int64(7)
+	f.Flops = &n
+	if f.payloadSum() == "ee7ecae8c7ee190004757f58c29346c42207cb16c6d6e09ef007231e95e19884" {
+		t.Error("the count is not covered by the checksum")
+	}
+}

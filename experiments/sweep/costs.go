@@ -40,6 +40,11 @@ type Cost struct {
 	T          int
 	Runs       int     // runs the mean is over
 	CPU        float64 // mean processor seconds (user + sys) of one run
+	// GFLOP is the mean of the floating-point operations (in 10⁹) of one
+	// run's matrix products, over the runs whose operations were counted
+	// (Cache.Flops); negative when none was: the run's arithmetic, which
+	// divided by a core's peak rate is the floor under its processor time.
+	GFLOP float64
 }
 
 // Costs is a table of measured run costs: Estimate gives the expected
@@ -53,6 +58,16 @@ type Costs struct {
 	byAlgo map[string][]float64 // algorithm → per-run costs of its configurations
 	byKind map[string][]float64 // algorithm, problem, fresh or not → the same
 	all    []float64
+}
+
+// GFLOP returns the counted arithmetic of a run of s in 10⁹ floating-point
+// operations (Cost.GFLOP), and false if its configuration has no count.
+func (c *Costs) GFLOP(s experiments.Spec) (float64, bool) {
+	r, ok := c.byKey[CostKey(s)]
+	if !ok || r.GFLOP < 0 {
+		return 0, false
+	}
+	return r.GFLOP, true
 }
 
 //go:embed costs.csv
@@ -69,11 +84,12 @@ var defaultCosts = sync.OnceValue(func() *Costs {
 // DefaultCosts returns the committed cost table.
 func DefaultCosts() *Costs { return defaultCosts() }
 
-// costHeader is the header row of a cost table.
-var costHeader = []string{"key", "figure", "algorithm", "problem", "candidates", "T", "runs", "cpu_s"}
+// costHeader is the header row of a cost table; tables written before the
+// operation counts existed lack its last column (gflop; empty: not counted).
+var costHeader = []string{"key", "figure", "algorithm", "problem", "candidates", "T", "runs", "cpu_s", "gflop"}
 
 // ReadCosts reads a cost table: lines starting with # (kept as Note), then
-// a CSV with the columns of costHeader.
+// a CSV with the columns of costHeader (or all but its last).
 func ReadCosts(r io.Reader) (*Costs, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -91,12 +107,19 @@ func ReadCosts(r io.Reader) (*Costs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cost table: %w", err)
 	}
-	if len(recs) == 0 || !slices.Equal(recs[0], costHeader) {
+	if len(recs) == 0 || !slices.Equal(recs[0], costHeader) && !slices.Equal(recs[0], costHeader[:len(costHeader)-1]) {
 		return nil, fmt.Errorf("cost table: header must be %s", strings.Join(costHeader, ","))
 	}
 	var rows []Cost
 	for i, r := range recs[1:] {
-		c := Cost{Key: r[0], Figure: r[1], Algorithm: r[2], Problem: r[3]}
+		c := Cost{Key: r[0], Figure: r[1], Algorithm: r[2], Problem: r[3], GFLOP: -1}
+		if len(r) == len(costHeader) && r[8] != "" {
+			g, err := strconv.ParseFloat(r[8], 64)
+			if err != nil || !(g >= 0) {
+				return nil, fmt.Errorf("cost table line %d: gflop must be empty or a number ≥ 0", i+2)
+			}
+			c.GFLOP = g
+		}
 		var errs [4]error
 		c.Candidates, errs[0] = strconv.Atoi(r[4])
 		c.T, errs[1] = strconv.Atoi(r[5])
@@ -174,7 +197,11 @@ func WriteCosts(w io.Writer, note string, rows []Cost) error {
 		return err
 	}
 	for _, r := range rows {
-		if err := cw.Write([]string{r.Key, r.Figure, r.Algorithm, r.Problem, strconv.Itoa(r.Candidates), strconv.Itoa(r.T), strconv.Itoa(r.Runs), strconv.FormatFloat(r.CPU, 'f', 3, 64)}); err != nil {
+		g := ""
+		if r.GFLOP >= 0 {
+			g = strconv.FormatFloat(r.GFLOP, 'f', 3, 64)
+		}
+		if err := cw.Write([]string{r.Key, r.Figure, r.Algorithm, r.Problem, strconv.Itoa(r.Candidates), strconv.Itoa(r.T), strconv.Itoa(r.Runs), strconv.FormatFloat(r.CPU, 'f', 3, 64), g}); err != nil {
 			return err
 		}
 	}
@@ -188,6 +215,8 @@ func WriteCosts(w io.Writer, note string, rows []Cost) error {
 // recorded time.
 func MeasuredCosts(figs []Figure, c *Cache) (rows []Cost, missing int, err error) {
 	idx := map[string]int{}
+	var flops []float64 // per row: summed counts of the runs that have one
+	var counted []int
 	seen := map[string]bool{}
 	for _, f := range figs {
 		for _, j := range f.Jobs() {
@@ -210,22 +239,35 @@ func MeasuredCosts(figs []Figure, c *Cache) (rows []Cost, missing int, err error
 				idx[k] = i
 				rows = append(rows, Cost{Key: k, Figure: f.ID, Algorithm: j.Spec.Algorithm, Problem: j.Spec.Problem.Name,
 					Candidates: j.Spec.Problem.Candidates, T: j.Spec.T})
+				flops, counted = append(flops, 0), append(counted, 0)
 			}
 			rows[i].Runs++
 			rows[i].CPU += cpu
+			n, ok, err := c.Flops(j.Spec)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				flops[i] += float64(n)
+				counted[i]++
+			}
 		}
 	}
 	for i := range rows {
 		rows[i].CPU /= float64(rows[i].Runs)
+		rows[i].GFLOP = -1
+		if counted[i] > 0 {
+			rows[i].GFLOP = flops[i] / float64(counted[i]) / 1e9
+		}
 	}
 	return rows, missing, nil
 }
 
 // CostSamples returns, for every configuration of the figures none of whose
-// cached runs has a recorded processor time, its first run (the lowest
-// seed): running them makes MeasuredCosts cover every configuration at the
-// cost of one run each.
-func CostSamples(figs []Figure, c *Cache) ([]Job, error) {
+// cached runs has a recorded processor time (or, with withFlops, a counted
+// arithmetic: Cache.Flops), its first run (the lowest seed): running them
+// makes MeasuredCosts cover every configuration at the cost of one run each.
+func CostSamples(figs []Figure, c *Cache, withFlops bool) ([]Job, error) {
 	timed := map[string]bool{}
 	first := map[string]Job{}
 	var order []string
@@ -245,6 +287,12 @@ func CostSamples(figs []Figure, c *Cache) ([]Job, error) {
 			_, ok, err := c.CPU(j.Spec)
 			if err != nil {
 				return nil, err
+			}
+			if ok && withFlops {
+				_, ok, err = c.Flops(j.Spec)
+				if err != nil {
+					return nil, err
+				}
 			}
 			timed[k] = ok
 		}

@@ -139,7 +139,7 @@ func TestSweepRecordsCostsAndOrder(t *testing.T) {
 func TestCostSamples(t *testing.T) {
 	f := tinyFigure()
 	c := &Cache{Dir: t.TempDir()}
-	jobs, err := CostSamples([]Figure{f}, c)
+	jobs, err := CostSamples([]Figure{f}, c, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +157,92 @@ func TestCostSamples(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		return
 	}
-	if jobs, err = CostSamples([]Figure{f}, c); err != nil || len(jobs) != 0 {
+	if jobs, err = CostSamples([]Figure{f}, c, false); err != nil || len(jobs) != 0 {
 		t.Fatalf("after measuring: %d samples (%v), want 0", len(jobs), err)
 	}
 	rows, missing, err := MeasuredCosts([]Figure{f}, c)
 	if err != nil || len(rows) != 3 || missing != 6 {
 		t.Fatalf("MeasuredCosts: %d rows, %d missing (%v); want 3 and 6", len(rows), missing, err)
+	}
+}
+
+// TestCostsGFLOP round-trips the arithmetic column: a counted configuration
+// gives its count, an uncounted one (written empty) none, a table without
+// the column (written before it existed) reads with none, and a count that
+// is not a number ≥ 0 is refused.
+func TestCostsGFLOP(t *testing.T) {
+	jobs := tinyFigure().Jobs()
+	ucb, ts := jobs[0].Spec, jobs[3].Spec
+	rows := []Cost{
+		{Key: CostKey(ucb), Figure: "tiny", Algorithm: ucb.Algorithm, Problem: "square", T: ucb.T, Runs: 1, CPU: 2, GFLOP: 1.5},
+		{Key: CostKey(ts), Figure: "tiny", Algorithm: ts.Algorithm, Problem: "square", T: ts.T, Runs: 1, CPU: 8, GFLOP: -1},
+	}
+	var buf bytes.Buffer
+	if err := WriteCosts(&buf, "n", rows); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadCosts(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, ok := c.GFLOP(ucb); !ok || g != 1.5 {
+		t.Errorf("counted configuration: %v, %v; want 1.5, true", g, ok)
+	}
+	if _, ok := c.GFLOP(ts); ok {
+		t.Error("uncounted configuration has a count")
+	}
+	old := "# n\nkey,figure,algorithm,problem,candidates,T,runs,cpu_s\n" + CostKey(ucb) + ",tiny,neural-adb-ucb,square,0,1000,1,2\n"
+	c, err = ReadCosts(strings.NewReader(old))
+	if err != nil {
+		t.Fatalf("a table without the gflop column: %v", err)
+	}
+	if _, ok := c.GFLOP(ucb); ok || c.Len() != 1 {
+		t.Errorf("a table without the gflop column: count %v, %d rows", ok, c.Len())
+	}
+	for _, g := range []string{"x", "-1", "NaN"} {
+		bad := "key,figure,algorithm,problem,candidates,T,runs,cpu_s,gflop\na,b,c,d,0,1000,1,1," + g + "\n"
+		if _, err := ReadCosts(strings.NewReader(bad)); err == nil {
+			t.Errorf("gflop %q: want an error", g)
+		}
+	}
+}
+
+// TestCacheFlops stores a run with and without a count of its arithmetic:
+// Flops returns what was stored, both entries verify against their
+// checksums, and MeasuredCosts averages the counted runs only.
+func TestCacheFlops(t *testing.T) {
+	f := tinyFigure()
+	jobs := f.Jobs()
+	c := &Cache{Dir: t.TempDir()}
+	for i, j := range jobs[:2] { // two seeds of one configuration
+		res, err := experiments.Run(context.Background(), j.Spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flops := int64(-1)
+		if i == 0 {
+			flops = 3e9
+		}
+		if err := c.StoreCost(res, 1, 2, flops); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, ok, err := c.Flops(jobs[0].Spec); err != nil || !ok || n != 3e9 {
+		t.Errorf("counted run: %d, %v, %v", n, ok, err)
+	}
+	if _, ok, err := c.Flops(jobs[1].Spec); err != nil || ok {
+		t.Errorf("uncounted run: %v, %v; want no count", ok, err)
+	}
+	for _, j := range jobs[:2] {
+		if _, _, ok, err := c.Load(j.Spec); err != nil || !ok {
+			t.Errorf("seed %d does not load back (%v): its checksum", j.Spec.Seed, err)
+		}
+	}
+	rows, _, err := MeasuredCosts([]Figure{f}, c)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("MeasuredCosts: %d rows, %v", len(rows), err)
+	}
+	if rows[0].GFLOP != 3 || rows[0].Runs != 2 {
+		t.Errorf("GFLOP %v over %d runs; want 3 (the counted run only) over 2", rows[0].GFLOP, rows[0].Runs)
 	}
 }

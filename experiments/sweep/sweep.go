@@ -10,6 +10,7 @@ import (
 
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/internal/cputime"
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/par"
 )
 
@@ -51,6 +52,9 @@ type Sweep struct {
 // finishes, with the processor time of the run's thread (cputime.Thread:
 // the goroutine stays on one thread while it runs), so an interrupted sweep
 // loses at most the runs in progress.
+// With one worker and gemm.CountingFlops, each result is also stored with
+// the floating-point operations of its matrix products (the package's
+// counter is one per process, so runs in parallel cannot be told apart).
 // Results do not depend on the number of workers: every run is deterministic
 // in its Spec. It returns the context's error or the first failed run's (in
 // job order), after letting the other runs finish.
@@ -103,19 +107,24 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 	}
 	walls := make([]float64, len(todo))
 	cpus := make([]float64, len(todo))
+	flops := make([]int64, len(todo))
+	countFlops := gemm.CountingFlops() && (s.Workers == 1 || s.Workers <= 0 && runtime.GOMAXPROCS(0) == 1)
 	errs := make([]error, len(todo))
 	err := par.ForEach(ctx, len(todo), s.Workers, func(i int) error {
 		j := todo[i]
 		runtime.LockOSThread()
-		start, cpu0 := time.Now(), cputime.Thread()
+		start, cpu0, flops0 := time.Now(), cputime.Thread(), gemm.Flops()
 		res, err := experiments.Run(ctx, j.Spec, nil)
-		walls[i], cpus[i] = time.Since(start).Seconds(), (cputime.Thread() - cpu0).Seconds()
+		walls[i], cpus[i], flops[i] = time.Since(start).Seconds(), (cputime.Thread() - cpu0).Seconds(), gemm.Flops()-flops0
 		runtime.UnlockOSThread()
 		if !cputime.ThreadSupported() {
 			cpus[i] = -1
 		}
+		if !countFlops {
+			flops[i] = -1
+		}
 		if err == nil {
-			err = s.Cache.StoreCPU(res, walls[i], cpus[i])
+			err = s.Cache.StoreCost(res, walls[i], cpus[i], flops[i])
 		}
 		if err != nil && !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("%s, %s, seed %d: %w", j.Spec.Algorithm, j.Spec.Problem.Name, j.Spec.Seed, err)
