@@ -531,14 +531,18 @@ func (l *NeuralADBTarget) Scores(c int) []float64 {
 	return l.Score(nil, l.contextRows(c))
 }
 
-// Sigma2 returns the posterior variance ν̂²(z_a − z_b)ᵀΣ(z_a − z_b) of
-// h_a − h_b in context c (the labelling page's σ).
+// Sigma2 returns the posterior variance s²·ν̂²(z_a − z_b)ᵀΣ(z_a − z_b) of
+// the margin h_a − h_b in context c on the scale of Scores: s is the
+// calibration factor Scores applies to the raw average, so that σ and the
+// score difference the labelling page shows are in the same units (the
+// selection rules read ν̂²·ψᵀΣψ of the raw margin, not this).
 func (l *NeuralADBTarget) Sigma2(c, a, b int) float64 {
 	l.ready()
 	x := l.contextRows(c)
 	d := l.pool.Dim
 	_, _, psi := l.pairState(x[a*d:(a+1)*d], x[b*d:(b+1)*d])
-	return l.post.nu2 * l.post.quad(psi)
+	s := l.model.calibration()
+	return s * s * l.post.nu2 * l.post.quad(psi)
 }
 
 // tgTerm is one member's part of the averaged scores h̄: its weight w, its

@@ -253,3 +253,38 @@ func TestTargetFrozen(t *testing.T) {
 		t.Errorf("DefaultTargetOptions changed since its registration:\n got %s\nwant %s", got, frozen)
 	}
 }
+
+// TestTargetSigmaOnScoreScale: the σ² the labelling page shows is the
+// posterior variance of the raw margin times the square of the factor that
+// Scores applies, so that σ and score differences share one scale (after
+// answers the factor is not 1, so the raw variance would not be).
+func TestTargetSigmaOnScoreScale(t *testing.T) {
+	p, util := targetPool(t, 40, 4, 2, 8)
+	l, err := NewNeuralADBTarget(Env{Pool: p, Config: Default(), Seed: 4}, DefaultTargetOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(8, 8))
+	for range 200 {
+		q := Offer{}.RandomQuery(p, rng)
+		y := Feedback(0)
+		if util[q.Context*p.Arms+q.Arm2] > util[q.Context*p.Arms+q.Arm1] {
+			y = 1
+		}
+		l.Observe(q, y)
+	}
+	l.ready()
+	s := l.model.calibration()
+	if s == 1 {
+		t.Fatal("calibration factor 1 after 200 answers: the test cannot tell the scales apart")
+	}
+	d := p.Dim
+	for c := range 5 {
+		x := l.contextRows(c)
+		_, _, psi := l.pairState(x[0:d], x[d:2*d])
+		raw := l.post.nu2 * l.post.quad(psi)
+		if got, want := l.Sigma2(c, 0, 1), s*s*raw; math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("context %d: Sigma2 = %v, want s²·ν̂²ψᵀΣψ = %v (s = %v)", c, got, want, s)
+		}
+	}
+}
