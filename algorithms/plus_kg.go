@@ -101,9 +101,9 @@ func plusArgmax(mu []float64) int {
 
 // kgScratch is the workspace of plusKG.
 type kgScratch struct {
-	idx, env                                    []int
-	cut, sp, den, psi, col, beta, bs, total, bb []float64
-	live                                        []uint8
+	env                                                 []int
+	cut, sb, sm, sp, den, psi, col, beta, bs, total, bb []float64
+	live                                                []uint8
 }
 
 // growF returns (*buf)[:n], reallocating if its capacity is short.
@@ -122,35 +122,50 @@ func growF(buf *[]float64, n int) []float64 {
 // Arms whose line cannot reach the envelope within 8 standard deviations are
 // ignored (their contribution is below 1e-14 of the slope differences).
 func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
-	idx := ws.idx[:0]
-	for a := range mu {
-		if a == best || mu[best]-mu[a] < 8*math.Abs(b[a]-b[best]) {
-			idx = append(idx, a)
-		}
+	K := len(mu)
+	if cap(ws.sb) < K {
+		ws.sb, ws.sm = make([]float64, K), make([]float64, K)
+		ws.env, ws.cut = make([]int, 0, K), make([]float64, 0, K)
 	}
-	if len(idx) < 2 {
+	// The lines that can reach the envelope, by increasing slope, then
+	// increasing mean, equal ones in arm order (each inserted after those
+	// it does not precede: the order of a stable sort). No value is NaN
+	// here: the filter admits none but best's, and with best's every
+	// other arm fails it.
+	sb, sm := ws.sb[:K], ws.sm[:K]
+	mb, bb := mu[best], b[best]
+	n := 0
+	for a := range mu {
+		ba, ma := b[a], mu[a]
+		if a != best && !(mb-ma < 8*math.Abs(ba-bb)) {
+			continue
+		}
+		q := n
+		for ; q > 0 && (ba < sb[q-1] || (ba == sb[q-1] && ma < sm[q-1])); q-- {
+			sb[q], sm[q] = sb[q-1], sm[q-1]
+		}
+		sb[q], sm[q] = ba, ma
+		n++
+	}
+	if n < 2 {
 		return 0
 	}
-	// By increasing slope, then increasing mean (an insertion sort: K is
-	// small).
-	for k := 1; k < len(idx); k++ {
-		for q := k; q > 0 && kgLess(idx[q], idx[q-1], mu, b); q-- {
-			idx[q], idx[q-1] = idx[q-1], idx[q]
-		}
-	}
-	// Upper envelope by increasing slope; env holds arm indices, cut[k] the z
-	// where env[k] takes over from env[k−1].
-	ws.idx = idx
+	// Upper envelope by increasing slope; env holds positions in (sb, sm),
+	// cut[k] the z where env[k] takes over from env[k−1].
 	env, cut := ws.env[:0], ws.cut[:0]
-	for _, a := range idx {
+	for i := range n {
+		bi, mi := sb[i], sm[i]
+		// z ends as the cut with the top that stays, −∞ if none does (a
+		// line of the same slope can only be the top, and only at first).
+		z := math.Inf(-1)
 		for len(env) > 0 {
 			top := env[len(env)-1]
-			if b[top] == b[a] { // same slope, mu[a] ≥ mu[top]
+			if sb[top] == bi { // same slope, mi ≥ sm[top]
 				env = env[:len(env)-1]
 				cut = cut[:len(cut)-1]
 				continue
 			}
-			z := (mu[top] - mu[a]) / (b[a] - b[top])
+			z = (sm[top] - mi) / (bi - sb[top])
 			if len(env) > 1 && z <= cut[len(cut)-1] {
 				env = env[:len(env)-1]
 				cut = cut[:len(cut)-1]
@@ -158,24 +173,14 @@ func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
 			}
 			break
 		}
-		z := math.Inf(-1)
-		if len(env) > 0 {
-			top := env[len(env)-1]
-			z = (mu[top] - mu[a]) / (b[a] - b[top])
-		}
-		env = append(env, a)
+		env = append(env, i)
 		cut = append(cut, z)
 	}
 	ws.env, ws.cut = env, cut
 	kg := 0.0
 	for k := 1; k < len(env); k++ {
 		c := math.Abs(cut[k])
-		kg += (b[env[k]] - b[env[k-1]]) * (plusPhi(-c)*(-c) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi))
+		kg += (sb[env[k]] - sb[env[k-1]]) * (plusPhi(-c)*(-c) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi))
 	}
 	return kg
-}
-
-// kgLess orders arms by slope b, then by mean mu.
-func kgLess(i, j int, mu, b []float64) bool {
-	return b[i] < b[j] || (b[i] == b[j] && mu[i] < mu[j])
 }
