@@ -126,19 +126,10 @@ func (ps *plusPosterior) fitNu(gamma float64) {
 	if n == 0 {
 		return
 	}
-	w := make([]float64, n)
-	f := 1.0
-	for s := n - 1; s >= 0; s-- {
-		w[s] = f
-		f *= gamma
-	}
-	ll := func(tau, nu2 float64) float64 {
-		v := 0.0
-		for s, ms := range ps.recM {
-			v += w[s] * logistic.LogSigmoid(tau*ms/math.Sqrt(1+math.Pi*tau*tau*nu2*ps.recV[s]/8))
-		}
-		return v
-	}
+	w := plusDiscounts(&ps.nuCache.w, n, gamma)
+	ps.nuCache.begin(ps.recM, ps.recV)
+	defer ps.nuCache.end(ps.recM, ps.recV)
+	ll := func(tau, nu2 float64) float64 { return ps.nuCache.ll(tau, nu2, ps.recM, ps.recV, w) }
 	tau, nu2 := 1.0, ps.nu2
 	for range 3 {
 		best := math.Inf(-1)

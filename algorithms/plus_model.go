@@ -34,6 +34,7 @@ type plusNet struct {
 	tau    float64   // temperature fitted to marg
 	tll    float64   // discounted prequential log-likelihood at τ
 	w      float64   // model-averaging weight (Average)
+	tcache plusTempCache
 }
 
 // plusModel is the model family with its training data. Duels are pool rows
@@ -143,7 +144,7 @@ func (m *plusModel) Train() {
 	}
 	gamma := 1 - 1/m.opt.PreqHalfLife
 	for _, mb := range m.members {
-		mb.tau, mb.tll = plusFitTemperature(mb.marg, gamma)
+		mb.tau, mb.tll = mb.tcache.fit(mb.marg, gamma)
 	}
 	crit := func(mb *plusNet) float64 { return mb.preq }
 	if m.opt.Temperature {

@@ -38,6 +38,7 @@ type plusPosterior struct {
 	tau     float64
 	recM    []float64 // prequential margins h_win − h_lose
 	recV    []float64 // and their variances (without ν̂²)
+	nuCache plusNuCache
 	scratch []float64
 }
 
