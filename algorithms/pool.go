@@ -64,6 +64,12 @@ type Pool struct {
 
 	fresh int
 	gen   uint64
+	// finite: a pass over the values found every stored value finite (the
+	// storage is never written through a Pool, and SetFresh checks what it
+	// adds), so Validate checks the shape only and does not read every
+	// value again (which would map a released file's pages back in).
+	finite bool
+	read   func(dst []float64, lo, hi int) bool // PoolOptions.Read
 }
 
 // BlockRows is the number of rows Pool.Blocks yields at a time when it
@@ -73,19 +79,56 @@ const BlockRows = 1024
 // NewPool checks and wraps float64 feature rows (contexts·arms rows of dim
 // values, row n = c·arms + a). The pool aliases x: do not change x afterwards.
 func NewPool(contexts, arms, dim int, x []float64) (*Pool, error) {
-	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, f64: x}
-	return p, p.Validate()
+	return NewPoolWith(contexts, arms, dim, x, PoolOptions{})
 }
 
 // NewPoolFloat32 checks and wraps float32 feature rows, laid out as for
 // NewPool; they stay float32 and are converted when read. The pool aliases
 // x (typically a memory-mapped file): do not change x afterwards.
 func NewPoolFloat32(contexts, arms, dim int, x []float32) (*Pool, error) {
+	return NewPoolFloat32With(contexts, arms, dim, x, PoolOptions{})
+}
+
+// PoolOptions are what a pool whose values alias a read-only file mapping
+// (a pool directory's features.npy, internal/poolfile) can use so that the
+// file's pages do not stay in the process's resident set: the
+// constructor's pass over the values (the check that they are finite)
+// does more in the same single pass, and converted rows can be read
+// through the file instead of the mapping. With large page-cache folios
+// (Linux 6.18 on ext4) reading one 32 kB context through the mapping
+// mapped up to megabytes around it, so that 20,000 random contexts of a
+// 3.3 GB pool mapped nearly all of it.
+type PoolOptions struct {
+	// ColumnMax, when not nil (Dim values, zero on entry), receives the
+	// largest absolute value of every feature: what poolfile.CheckScale
+	// would otherwise read the whole pool again for.
+	ColumnMax []float64
+	// Checked, when not nil, is called after each block of stored values
+	// lo … hi−1 (indices into the storage, in order, whole contexts of
+	// about BlockRows rows) has been checked: the caller lets the block's
+	// pages go (npy.Array.Release).
+	Checked func(lo, hi int)
+	// Read, when not nil, reads the stored values lo … hi−1 as float64
+	// into dst (hi − lo values; the same values the storage holds) for
+	// every conversion of rows (RowsTo and the methods built on it when
+	// the rows are not contiguous float64); it reports false when it could
+	// not, and the rows are then converted from the storage.
+	Read func(dst []float64, lo, hi int) bool
+}
+
+// NewPoolWith is NewPool with options o.
+func NewPoolWith(contexts, arms, dim int, x []float64, o PoolOptions) (*Pool, error) {
+	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, f64: x, read: o.Read}
+	return p, p.validate(o)
+}
+
+// NewPoolFloat32With is NewPoolFloat32 with options o.
+func NewPoolFloat32With(contexts, arms, dim int, x []float32, o PoolOptions) (*Pool, error) {
 	if x == nil {
 		x = []float32{}
 	}
-	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, f32: x}
-	return p, p.Validate()
+	p := &Pool{Contexts: contexts, Arms: arms, Dim: dim, f32: x, read: o.Read}
+	return p, p.validate(o)
 }
 
 // Float32 reports whether the pool's rows are stored as float32.
@@ -178,7 +221,7 @@ func (p *Pool) View(ctxs []int) *Pool {
 	if p.fresh > 0 {
 		panic("algorithms: View of a pool with fresh contexts")
 	}
-	v := &Pool{Contexts: len(ctxs), Arms: p.Arms, Dim: p.Dim, f64: p.f64, f32: p.f32, ctx: make([]int32, len(ctxs))}
+	v := &Pool{Contexts: len(ctxs), Arms: p.Arms, Dim: p.Dim, f64: p.f64, f32: p.f32, ctx: make([]int32, len(ctxs)), finite: p.finite, read: p.read}
 	for i, c := range ctxs {
 		if c < 0 || c >= p.Contexts {
 			panic(fmt.Sprintf("algorithms: View of context %d of a pool of %d", c, p.Contexts))
@@ -196,8 +239,14 @@ func (p *Pool) storageContext(c int) int {
 	return int(p.ctx[c])
 }
 
-// Validate reports the first problem with the pool's shape or values.
-func (p *Pool) Validate() error {
+// Validate reports the first problem with the pool's shape or values. The
+// values are read once: a pool whose values a constructor (or an earlier
+// Validate) found finite has its shape checked only.
+func (p *Pool) Validate() error { return p.validate(PoolOptions{}) }
+
+// validate is Validate, with o's ColumnMax and Checked done in the pass
+// over the values (a pool not yet found finite, not a view).
+func (p *Pool) validate(o PoolOptions) error {
 	n := p.Contexts * p.Arms * p.Dim
 	switch {
 	case p.Contexts < 1:
@@ -214,18 +263,70 @@ func (p *Pool) Validate() error {
 	}
 	per := p.Arms * p.Dim
 	if p.ctx == nil {
-		return p.checkFinite(0, p.Contexts, 0)
+		if p.finite && o.ColumnMax == nil {
+			return nil
+		}
+		if err := p.scan(o); err != nil {
+			return err
+		}
+		p.finite = true
+		return nil
 	}
 	for c := range p.Contexts {
-		s := p.storageContext(c)
-		if s < 0 || (s+1)*per > p.stored() {
+		sc := p.storageContext(c)
+		if sc < 0 || (sc+1)*per > p.stored() {
 			return fmt.Errorf("pool: context %d of the view is beyond the %d stored feature values", c, p.stored())
 		}
-		if err := p.checkFinite(s, s+1, c); err != nil {
+		if p.finite {
+			continue
+		}
+		if err := p.checkFinite(sc, sc+1, c); err != nil {
 			return err
 		}
 	}
+	p.finite = true
 	return nil
+}
+
+// scan checks the values of a pool that is not a view (storage context c
+// is pool context c), doing what o asks: at once when it asks nothing,
+// else block by block.
+func (p *Pool) scan(o PoolOptions) error {
+	if o.ColumnMax == nil && o.Checked == nil {
+		return p.checkFinite(0, p.Contexts, 0)
+	}
+	per := p.Arms * p.Dim
+	step := max(1, BlockRows/p.Arms) // contexts per block
+	for c0 := 0; c0 < p.Contexts; c0 += step {
+		c1 := min(p.Contexts, c0+step)
+		if err := p.checkFinite(c0, c1, c0); err != nil {
+			return err
+		}
+		if o.ColumnMax != nil {
+			if p.f32 != nil {
+				columnMax(o.ColumnMax, p.f32[c0*per:c1*per])
+			} else {
+				columnMax(o.ColumnMax, p.f64[c0*per:c1*per])
+			}
+		}
+		if o.Checked != nil {
+			o.Checked(c0*per, c1*per)
+		}
+	}
+	return nil
+}
+
+// columnMax raises cm[j] to |x_j| for every row of x (len(cm) values per
+// row).
+func columnMax[T float32 | float64](cm []float64, x []T) {
+	d := len(cm)
+	for r := 0; r+d <= len(x); r += d {
+		for j, v := range x[r : r+d] {
+			if a := math.Abs(float64(v)); a > cm[j] {
+				cm[j] = a
+			}
+		}
+	}
 }
 
 // checkFinite reports the first value of storage contexts s0 … s1−1 that
@@ -361,11 +462,13 @@ func (p *Pool) convert(dst []float64, lo, hi int) {
 		end := min(hi, (c+1)*K)
 		s := p.storageContext(c)*K + n%K
 		out := dst[(n-lo)*d : (end-lo)*d]
-		if p.f32 != nil {
+		switch {
+		case p.read != nil && p.read(out, s*d, s*d+len(out)):
+		case p.f32 != nil:
 			for i, v := range p.f32[s*d : s*d+len(out)] {
 				out[i] = float64(v)
 			}
-		} else {
+		default:
 			copy(out, p.f64[s*d:s*d+len(out)])
 		}
 		n = end

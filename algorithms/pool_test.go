@@ -223,3 +223,73 @@ func TestFirstNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolOptions: the constructors' single pass finds every column's
+// largest |x| and reports the blocks it checked, in order and covering the
+// storage; rows are converted through Read when it reads them (the same
+// values), else from the storage; a checked pool is not read again by
+// Validate, and its views inherit that.
+func TestPoolOptions(t *testing.T) {
+	const C, K, d = 300, 5, 3 // blocks of 204 contexts: two of them
+	p64, p32 := rounded32(t, 3, C, K, d)
+	x := p64.RowsTo(nil, 0, p64.Rows())
+	want := make([]float64, d)
+	for i, v := range x {
+		want[i%d] = max(want[i%d], math.Abs(v))
+	}
+	x32 := make([]float32, len(x))
+	for i, v := range x {
+		x32[i] = float32(v)
+	}
+	for _, f32 := range []bool{false, true} {
+		var blocks [][2]int
+		reads := 0
+		o := PoolOptions{
+			ColumnMax: make([]float64, d),
+			Checked:   func(lo, hi int) { blocks = append(blocks, [2]int{lo, hi}) },
+			Read: func(dst []float64, lo, hi int) bool {
+				reads++
+				if reads%2 == 0 {
+					return false // converted from the storage instead
+				}
+				copy(dst, x[lo:hi])
+				return true
+			},
+		}
+		var p *Pool
+		var err error
+		if f32 {
+			p, err = NewPoolFloat32With(C, K, d, x32, o)
+		} else {
+			p, err = NewPoolWith(C, K, d, slices.Clone(x), o)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(o.ColumnMax, want) {
+			t.Errorf("float32 %v: column maxima %v, want %v", f32, o.ColumnMax, want)
+		}
+		if step := BlockRows / K * K * d; !slices.Equal(blocks, [][2]int{{0, step}, {step, C * K * d}}) {
+			t.Errorf("float32 %v: blocks %v", f32, blocks)
+		}
+		if !p.Equal(p32) {
+			t.Errorf("float32 %v: pool differs", f32)
+		}
+		v := p.View([]int{7, 2, 299})
+		for n := range 4 {
+			got := v.RowsTo(nil, 0, v.Rows())
+			if !slices.Equal(got, slices.Concat(x[7*K*d:8*K*d], x[2*K*d:3*K*d], x[299*K*d:300*K*d])) {
+				t.Errorf("float32 %v: view rows differ (read %d)", f32, n)
+			}
+		}
+		if f32 && reads == 0 {
+			t.Errorf("float32: Read never called")
+		}
+		if !p.finite || !v.finite {
+			t.Errorf("float32 %v: checked pool or its view not marked finite", f32)
+		}
+	}
+	if _, err := NewPoolFloat32With(2, 2, 2, []float32{1, 2, 3, float32(math.NaN()), 5, 6, 7, 8}, PoolOptions{ColumnMax: make([]float64, 2)}); err == nil || err.Error() != "pool: feature 1 of context 0 arm 1 is NaN" {
+		t.Errorf("NaN: %v", err)
+	}
+}

@@ -16,3 +16,8 @@ func mapFile(f *os.File, size int64) ([]byte, error) {
 }
 
 func unmap(b []byte) error { return unix.Munmap(b) }
+
+// release tells the kernel the pages of b (page-aligned) are not needed
+// now: they leave the process's resident set and stay in the page cache,
+// read again on the next access.
+func release(b []byte) error { return unix.Madvise(b, unix.MADV_DONTNEED) }

@@ -162,3 +162,80 @@ func FuzzReadHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestReadValuesRelease: a mapped array's values read with pread equal the
+// mapped ones over any range, also after Release dropped their pages;
+// ranges ReadValues cannot read are refused.
+func TestReadValuesRelease(t *testing.T) {
+	for _, name := range []string{"xf4", "xf8"} {
+		a, err := Open(filepath.Join("testdata", name+".npy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapped := func(lo, hi int) []float64 {
+			var x []float64
+			for _, v := range a.F32[min(lo, len(a.F32)):min(hi, len(a.F32))] {
+				x = append(x, float64(v))
+			}
+			return append(x, a.F64[min(lo, len(a.F64)):min(hi, len(a.F64))]...)
+		}
+		for _, release := range []bool{false, true} {
+			if release {
+				if err := a.Release(0, a.Len()); err != nil {
+					t.Errorf("%s: Release: %v", name, err)
+				}
+			}
+			for lo := 0; lo <= a.Len(); lo += 5 {
+				for hi := lo; hi <= a.Len(); hi += 7 {
+					dst := make([]float64, hi-lo)
+					if ok := a.ReadValues(dst, lo, hi); ok != canMap || ok && !slices.Equal(dst, mapped(lo, hi)) || !slices.Equal(mapped(lo, hi), want()[lo:hi]) {
+						t.Errorf("%s (released %v): values %d…%d: %v %v", name, release, lo, hi, ok, dst)
+					}
+				}
+			}
+		}
+		dst := make([]float64, a.Len()+1)
+		if a.ReadValues(dst, -1, 2) || a.ReadValues(dst, 0, a.Len()+1) || a.ReadValues(dst[:1], 0, 2) || a.ReadValues(dst, 3, 2) {
+			t.Errorf("%s: an invalid range was read", name)
+		}
+		a.Close()
+		if a.ReadValues(dst, 0, 1) {
+			t.Errorf("%s: read after Close", name)
+		}
+	}
+}
+
+// TestReadValuesChunks: ranges longer than one read chunk.
+func TestReadValuesChunks(t *testing.T) {
+	x := make([]float32, 3*readChunk/4+5)
+	for i := range x {
+		x[i] = float32(i)*0.25 - 1e4
+	}
+	var b bytes.Buffer
+	if err := Write(&b, []int{len(x)}, x); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "x.npy")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if !canMap {
+		t.Skip("no mapping on this system")
+	}
+	for _, r := range [][2]int{{0, len(x)}, {1, len(x) - 1}, {readChunk / 4, readChunk/2 + 3}} {
+		dst := make([]float64, r[1]-r[0])
+		if !a.ReadValues(dst, r[0], r[1]) {
+			t.Fatalf("values %v not read", r)
+		}
+		for i, v := range dst {
+			if v != float64(x[r[0]+i]) {
+				t.Fatalf("values %v: value %d is %v, want %v", r, r[0]+i, v, x[r[0]+i])
+			}
+		}
+	}
+}

@@ -129,11 +129,22 @@ func OpenDir(dir string) (*PoolFile, error) {
 	for j := range pf.Features {
 		pf.Features[j] = "x" + strconv.Itoa(j)
 	}
-	if feat.F32 != nil {
-		pf.Pool, err = algorithms.NewPoolFloat32(C, K, d, feat.F32)
-	} else {
-		pf.Pool, err = algorithms.NewPool(C, K, d, feat.F64)
+	// One pass over the features checks them and finds the columns' scales
+	// (CheckScale), releasing the pages of each block once it is read, and
+	// converted rows are read from the file (pread) rather than through
+	// the mapping: neither leaves the file's pages in the process's
+	// resident set (algorithms.PoolOptions).
+	o := algorithms.PoolOptions{ColumnMax: make([]float64, d)}
+	if feat.Mapped() {
+		o.Checked = func(lo, hi int) { feat.Release(lo, hi) }
+		o.Read = feat.ReadValues
 	}
+	if feat.F32 != nil {
+		pf.Pool, err = algorithms.NewPoolFloat32With(C, K, d, feat.F32, o)
+	} else {
+		pf.Pool, err = algorithms.NewPoolWith(C, K, d, feat.F64, o)
+	}
+	pf.colMax, pf.colMaxOf = o.ColumnMax, pf.Pool
 	if err != nil {
 		return nil, &csvtab.Error{File: path(DirFeatures), Msg: strings.TrimPrefix(err.Error(), "pool: ")}
 	}

@@ -2,6 +2,7 @@ package poolfile
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -163,4 +164,43 @@ func npyBytes[T float32 | float64](t *testing.T, shape []int, x []T) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// TestOpenDirScale: the scale check of a pool directory reads the column
+// scales its opening found (one pass over the features) and reports what
+// the CSV of the same pool reports; a pool put in its place is checked
+// afresh.
+func TestOpenDirScale(t *testing.T) {
+	for _, tc := range []struct {
+		csv    string
+		colMax []float64
+		want   string
+	}{
+		{"context,arm,x0,x1\nc,a,1,1e-3\nc,b,-2,-2e9\n", []float64{2, 2e9}, `the features span 2 (column "x0") to 2e+09 (column "x1")`},
+		{"context,arm,x0,x1\nc,a,1,1e-3\nc,b,-2,0\n", []float64{2, 1e-3}, ""},
+	} {
+		pf := mustPool(t, tc.csv)
+		dir := filepath.Join(t.TempDir(), "pool")
+		if err := WriteDir(dir, pf, false); err != nil {
+			t.Fatal(err)
+		}
+		back, err := OpenDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(back.colMax, tc.colMax) {
+			t.Errorf("column maxima %v, want %v", back.colMax, tc.colMax)
+		}
+		for i, f := range []*PoolFile{pf, back} {
+			err := CheckScale(f)
+			if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+				t.Errorf("%d: CheckScale = %v, want %q", i, err, tc.want)
+			}
+		}
+		back.Pool = poolOf(1, 2, 2, []float64{1, 1, 1, 1})
+		if err := CheckScale(back); err != nil {
+			t.Errorf("another pool: CheckScale = %v", err)
+		}
+		back.Close()
+	}
 }

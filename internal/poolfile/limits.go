@@ -49,11 +49,14 @@ func CheckScale(pf *PoolFile) error {
 	d := pf.Pool.Dim
 	lo, hi := math.Inf(1), 0.0
 	var loCol, hiCol int
-	colMax := make([]float64, d) // the largest |x| of every column, in one pass over the rows
-	for _, x := range pf.Pool.Blocks(0, pf.Pool.Rows(), nil) {
-		for i, v := range x {
-			j := i % d
-			colMax[j] = math.Max(colMax[j], math.Abs(v))
+	colMax := pf.colMax // found when the pool's values were checked (OpenDir)
+	if pf.colMaxOf != pf.Pool || len(colMax) != d {
+		colMax = make([]float64, d) // the largest |x| of every column, in one pass over the rows
+		for _, x := range pf.Pool.Blocks(0, pf.Pool.Rows(), nil) {
+			for i, v := range x {
+				j := i % d
+				colMax[j] = math.Max(colMax[j], math.Abs(v))
+			}
 		}
 	}
 	for j, m := range colMax {

@@ -74,6 +74,10 @@ type PoolFile struct {
 
 	close  func() error // releases the mapped features of a pool directory (Close)
 	mapped int64        // bytes of features mapped from a file (Mapped)
+	// colMax holds the largest |x| of every feature of colMaxOf, found by
+	// the pass that checked its values (OpenDir), for CheckScale.
+	colMax   []float64
+	colMaxOf *algorithms.Pool
 }
 
 // WritePool writes pf in the pool file format; ReadPool reads it back equal.
