@@ -202,6 +202,18 @@ type Theorem1Report struct {
 	Options    Theorem1Options
 	Points     []Theorem1Point // generator-major, then T
 	Generators []GeneratorSummary
+	// Sequences holds every drawn sequence's quantities, generator-major,
+	// then seed: the per-seed values that Points aggregate (absent in a
+	// report read back from theorem1.csv).
+	Sequences []SequenceValues
+}
+
+// SequenceValues is one drawn sequence of a generator: its seed and its
+// quantities at every checkpoint (Options.T).
+type SequenceValues struct {
+	Generator string
+	Seed      uint64
+	Q         []Quantities
 }
 
 // seqResult holds one sequence's quantities at every checkpoint.
@@ -237,6 +249,9 @@ func CheckTheorem1(ctx context.Context, opts Theorem1Options) (*Theorem1Report, 
 			if err := res[g][i].err; err != nil {
 				return nil, fmt.Errorf("%s, seed %d: %w", gen.Name(), opts.FirstSeed+uint64(i), err)
 			}
+		}
+		for i, r := range res[g] {
+			rep.Sequences = append(rep.Sequences, SequenceValues{Generator: gen.Name(), Seed: opts.FirstSeed + uint64(i), Q: r.q})
 		}
 		pts := aggregate(gen.Name(), res[g], opts)
 		rep.Points = append(rep.Points, pts...)

@@ -3,8 +3,11 @@ package theory
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,8 +59,8 @@ func TestWriteDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pa) != len(pb) || len(pa) != 6+3*3 {
-		t.Fatalf("wrote %d and %d files, want 15", len(pa), len(pb))
+	if len(pa) != len(pb) || len(pa) != 7+3*3 {
+		t.Fatalf("wrote %d and %d files, want 16", len(pa), len(pb))
 	}
 	for i := range pa {
 		x, err := os.ReadFile(pa[i])
@@ -150,5 +153,72 @@ func TestGeneratorTitles(t *testing.T) {
 	}
 	if GeneratorTitle("unknown-x") != "unknown-x" {
 		t.Error("an unknown name is not returned unchanged")
+	}
+}
+
+// TestSeedsRecomputeTheorem1 recomputes theorem1.csv's mean norm and
+// violation counts of every generator, checkpoint and claim from
+// theorem1-seeds.csv alone, as a reader of the committed files would.
+func TestSeedsRecomputeTheorem1(t *testing.T) {
+	r := smallResults(t)
+	dir := t.TempDir()
+	if _, err := r.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) []map[string]string {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []map[string]string
+		for _, rec := range recs[1:] {
+			m := map[string]string{}
+			for i, h := range recs[0] {
+				m[h] = rec[i]
+			}
+			rows = append(rows, m)
+		}
+		return rows
+	}
+	type key struct{ gen, T string }
+	sum, n := map[key]float64{}, map[key]int{}
+	viol := map[key]map[string]int{}
+	for _, row := range read("theorem1-seeds.csv") {
+		k := key{row["generator"], row["T"]}
+		v, err := strconv.ParseFloat(row["max_norm"], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum[k] += v
+		n[k]++
+		if viol[k] == nil {
+			viol[k] = map[string]int{}
+		}
+		for _, c := range Claims {
+			if row[c.String()+"_violated"] == "1" {
+				viol[k][c.String()]++
+			}
+		}
+	}
+	points := read("theorem1.csv")
+	if len(points) == 0 || len(points) != len(n) {
+		t.Fatalf("theorem1.csv has %d points, the seeds file %d", len(points), len(n))
+	}
+	for _, p := range points {
+		k := key{p["generator"], p["T"]}
+		mean, _ := strconv.ParseFloat(p["max_norm_mean"], 64)
+		if got := sum[k] / float64(n[k]); math.Abs(got-mean) > 1e-12*math.Abs(mean) || strconv.Itoa(n[k]) != p["seeds"] {
+			t.Errorf("%v: mean %v over %d sequences from the seeds file, theorem1.csv %v over %s", k, got, n[k], mean, p["seeds"])
+		}
+		for _, c := range Claims {
+			if got := strconv.Itoa(viol[k][c.String()]); got != p[c.String()+"_violations"] {
+				t.Errorf("%v, %s: %s violations in the seeds file, %s in theorem1.csv", k, c, got, p[c.String()+"_violations"])
+			}
+		}
 	}
 }

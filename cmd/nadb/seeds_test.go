@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,9 +16,9 @@ import (
 // repository alone. Summaries made before the seeds files existed (their
 // figure's manifest has an older cache version) are listed, not failed:
 // the next make figures writes their seeds. figures/theory's
-// theorem1_summary.csv is no per-seed summary: every column is computed
-// from theorem1.csv beside it (per T, the mean over sequences and the
-// counts of violations).
+// theorem1_summary.csv is computed from theorem1.csv beside it (per T, the
+// mean over sequences and the counts of violations), whose per-sequence
+// values are in theorem1-seeds.csv (checked by TestTheorySeedsFile).
 func TestSummariesHaveSeeds(t *testing.T) {
 	dir := filepath.Join(root, "figures")
 	stale := 0
@@ -53,5 +54,33 @@ func TestSummariesHaveSeeds(t *testing.T) {
 	}
 	if stale > 0 {
 		t.Logf("%d summaries predate their seeds files", stale)
+	}
+}
+
+// TestTheorySeedsFile: the committed theory outputs include the per-sequence
+// values (theorem1-seeds.csv), a row per sequence and checkpoint of
+// theorem1.csv.
+func TestTheorySeedsFile(t *testing.T) {
+	dir := filepath.Join(root, "figures", "theory")
+	seeds, err := os.ReadFile(filepath.Join(dir, "theorem1-seeds.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "theorem1.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		n, err := strconv.Atoi(f[3]) // the seeds column
+		if err != nil {
+			t.Fatalf("theorem1.csv: seeds column %q", f[3])
+		}
+		want += n
+	}
+	if got := strings.Count(string(seeds), "\n") - 1; got != want {
+		t.Errorf("theorem1-seeds.csv has %d rows, theorem1.csv counts %d sequences × checkpoints", got, want)
 	}
 }
