@@ -2,8 +2,11 @@ package algorithms
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // TargetOptions are the settings of neural-adb-target (target_doc.go).
@@ -159,7 +162,7 @@ func NewNeuralADBTarget(env Env, opt TargetOptions) (*NeuralADBTarget, error) {
 		cand:  newTGBlocks(p.Arms, p.Dim, p.Dim+w, false),
 		asked: map[[3]int]bool{}, ruled: map[Query]int{}, gen: p.Generation(), polVer: -1, two: newTGRows(p.Dim),
 	}
-	l.post.rebuild(m.current(), opt.LambdaU, nil, nil)
+	l.post.rebuild(m.current(), opt.LambdaU, nil)
 	l.drawTargets()
 	return l, nil
 }
@@ -264,28 +267,46 @@ func (l *NeuralADBTarget) retrain() {
 }
 
 // rebuildPosterior rebuilds Σ for the member in use from every answered
-// and pending duel.
+// and pending duel: P's sum Σ_s κ_s ψ_s ψ_sᵀ is accumulated tgChunk/2
+// duels at a time (the same chain of products over the duels in order,
+// internal/gemm), from the member in use's z and scores of the chunk's rows
+// only, so that neither z of every training row nor every ψ is held at
+// once (at 20,000 duels of d = 1,024 they took 0.7 GB).
 func (l *NeuralADBTarget) rebuildPosterior() {
 	m := l.model
-	mz := l.post.m
-	R := m.rows.n()
-	h, hp, z := make([]float64, R), make([]float64, R), make([]float64, R*mz)
+	mz, d := l.post.m, l.pool.Dim
 	l.post.mb = m.current()
-	m.eval(m.rows, h, hp, z, l.pool.Dim, mz)
 	duels := m.duels
 	for _, pr := range l.pendRows {
 		duels = append(duels[:len(duels):len(duels)], [2]int32{m.slot[pr[0]], m.slot[pr[1]]})
 	}
-	psis := make([]float64, len(duels)*mz)
-	kappas := make([]float64, len(duels))
-	for s, du := range duels {
-		zw, zl := z[int(du[0])*mz:int(du[0]+1)*mz], z[int(du[1])*mz:int(du[1]+1)*mz]
-		for i := range mz {
-			psis[s*mz+i] = zw[i] - zl[i]
+	var prec []float64
+	if len(duels) > 0 {
+		prec = make([]float64, mz*mz)
+		const per = tgChunk / 2 // duels per chunk
+		n := min(per, len(duels))
+		sel := make([]int, 0, 2*n)
+		hp, z, wpsi := make([]float64, 2*n), make([]float64, 2*n*mz), make([]float64, n*mz)
+		for s0 := 0; s0 < len(duels); s0 += per {
+			chunk := duels[s0:min(len(duels), s0+per)]
+			sel = sel[:0]
+			for _, du := range chunk {
+				sel = append(sel, int(du[0]), int(du[1]))
+			}
+			m.evalCurrent(m.rows, sel, hp, z, d, mz)
+			for s := range chunk {
+				zw, zl := z[2*s*mz:(2*s+1)*mz], z[(2*s+1)*mz:(2*s+2)*mz]
+				k := math.Sqrt(plusDsigmoid(hp[2*s] - hp[2*s+1]))
+				row := wpsi[s*mz : (s+1)*mz]
+				for i := range mz {
+					psi := zw[i] - zl[i]
+					row[i] = k * psi
+				}
+			}
+			gemm.AddTransMulTo(prec, wpsi[:len(chunk)*mz], wpsi[:len(chunk)*mz], mz, len(chunk), mz)
 		}
-		kappas[s] = plusDsigmoid(hp[du[0]] - hp[du[1]])
 	}
-	l.post.rebuild(m.current(), l.opt.LambdaU, psis, kappas)
+	l.post.rebuild(m.current(), l.opt.LambdaU, prec)
 }
 
 // pairState returns, for pool rows ra, rb (features xa, xb), the averaged

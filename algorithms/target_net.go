@@ -14,6 +14,10 @@ import (
 // hidden layers are dense (internal/gemm). The arithmetic of a row does not
 // depend on the batch it is in.
 
+// tgChunk is the number of rows evaluated at a time where every training
+// row is (the linear part's offsets, the posterior's rebuild).
+const tgChunk = 1024
+
 // tgRows is a list of feature rows in compressed sparse row form: row r
 // holds the values val[ptr[r]:ptr[r+1]] at the columns idx[ptr[r]:ptr[r+1]].
 type tgRows struct {

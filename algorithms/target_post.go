@@ -97,8 +97,9 @@ func newTGPosterior(d, w int) *tgPosterior {
 }
 
 // rebuild sets Σ = (diag(prior) + Σ_s κ_s ψ_s ψ_sᵀ)⁻¹ for member mb, with
-// psis the duels' ψ (n × m) and kappas their Fisher weights.
-func (ps *tgPosterior) rebuild(mb *tgMember, lambdaU float64, psis, kappas []float64) {
+// prec the sum Σ_s κ_s ψ_s ψ_sᵀ over the duels (m × m; nil: no duel), which
+// it takes over and adds the prior to.
+func (ps *tgPosterior) rebuild(mb *tgMember, lambdaU float64, prec []float64) {
 	d, m := ps.d, ps.m
 	ps.mb = mb
 	for i := range m {
@@ -111,19 +112,8 @@ func (ps *tgPosterior) rebuild(mb *tgMember, lambdaU float64, psis, kappas []flo
 			ps.prior[i] = mb.lambda
 		}
 	}
-	n := len(kappas)
-	prec := make([]float64, m*m)
-	if n > 0 {
-		// P = Ψᵀ diag(κ) Ψ + prior: one product (internal/gemm).
-		wpsi := make([]float64, n*m)
-		for s := range n {
-			k := math.Sqrt(kappas[s])
-			row := psis[s*m : (s+1)*m]
-			for i, v := range row {
-				wpsi[s*m+i] = k * v
-			}
-		}
-		gemm.AddTransMulTo(prec, wpsi, wpsi, m, n, m)
+	if prec == nil {
+		prec = make([]float64, m*m)
 	}
 	for i := range m {
 		prec[i*m+i] += ps.prior[i]
