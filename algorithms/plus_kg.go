@@ -33,9 +33,9 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	for j, q := range qs {
 		ra, rb := q[0]*K+q[1], q[0]*K+q[2]
 		ps.diff(psi, ra, rb)
-		for r := range m {
-			col[r] = plusDot(ps.cov[r*m:(r+1)*m], psi)
-			sp[r*M+j] = col[r]
+		ps.covTimes(col, psi)
+		for r, v := range col {
+			sp[r*M+j] = v
 		}
 		kappa := plusDsigmoid(hm[ra] - hm[rb])
 		den[j] = math.Sqrt(ps.nu2) / math.Sqrt(plusDot(psi, col)+1/kappa)

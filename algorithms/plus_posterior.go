@@ -200,9 +200,7 @@ func (ps *plusPosterior) add(i, j int, kappa float64) {
 	m := ps.m
 	psi := make([]float64, m)
 	ps.diff(psi, i, j)
-	for r := range m {
-		ps.u[r] = plusDot(ps.cov[r*m:(r+1)*m], psi)
-	}
+	ps.covTimes(ps.u, psi)
 	f := kappa / (1 + kappa*plusDot(ps.u, psi))
 	blas64.Syr(-f, blas64.Vector{N: m, Inc: 1, Data: ps.u}, blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: ps.cov})
 	for r := range m { // mirror the upper triangle
@@ -221,6 +219,21 @@ func (ps *plusPosterior) add(i, j int, kappa float64) {
 				blk[a*K+b] -= fa * w[b]
 			}
 		}
+	}
+}
+
+// covTimes writes Σψ into dst: each entry Σ_k Σ_rk ψ_k summed over k in
+// increasing order from +0, each product rounded before its sum, as
+// plusDot(Σ_r, ψ) forms it. Σ is held exactly symmetric (rebuild copies one
+// triangle of the inverse into both, add mirrors the triangle it updates),
+// so row k of Σ is its column k and the sums run as k scaled rows of Σ
+// added in turn into dst, vectorised across its entries.
+func (ps *plusPosterior) covTimes(dst, psi []float64) {
+	m := ps.m
+	dst = dst[:m]
+	clear(dst)
+	for k, v := range psi[:m] {
+		gemm.Axpy(dst, ps.cov[k*m:(k+1)*m], v)
 	}
 }
 
