@@ -249,10 +249,11 @@ func (m *NeuralModel) DenseKernel() (d *gram.Dense, ok bool) {
 // matrix. It keeps nothing of size Rows², so a paper-scale run holds no
 // 72 MB matrix and computes only the entries its updates name.
 type exactKernel struct {
-	k   *mlp.BlockKernel
-	n   int
-	inv []float64 // 1/‖φ_i‖ (feature-norm=unit), nil otherwise
-	one [1]int
+	k    *mlp.BlockKernel
+	n    int
+	inv  []float64 // 1/‖φ_i‖ (feature-norm=unit), nil otherwise
+	one  [1]int
+	kept []int // the rows of the kept columns (Keep), with feature-norm=unit
 }
 
 func newExactKernel(f *mlp.Features, unit bool) *exactKernel {
@@ -299,6 +300,29 @@ func (e *exactKernel) ColumnsTo(dst []float64, lo, hi int, cols []int) {
 		col := dst[b*nr : (b+1)*nr]
 		for a := range col {
 			col[a] *= e.inv[lo+a] * e.inv[j]
+		}
+	}
+}
+
+// Keep implements gram.Keeper.
+func (e *exactKernel) Keep(i int) {
+	e.k.Keep(i)
+	if e.inv != nil {
+		e.kept = append(e.kept, i)
+	}
+}
+
+// KeptTo implements gram.Keeper, with the division of ColumnsTo.
+func (e *exactKernel) KeptTo(dst []float64, lo, hi, j0, j1 int) {
+	e.k.KeptTo(dst, lo, hi, j0, j1)
+	if e.inv == nil {
+		return
+	}
+	nc := j1 - j0
+	for a := range hi - lo {
+		row := dst[a*nc : (a+1)*nc]
+		for b, j := range e.kept[j0:j1] {
+			row[b] *= e.inv[lo+a] * e.inv[j]
 		}
 	}
 }

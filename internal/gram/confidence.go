@@ -25,9 +25,13 @@ type Confidence struct {
 	reg   float64 // a in V = a·I + Σ ψψᵀ
 	k     Kernel
 	bk    Blocker // k, if it computes blocks of entries on demand
+	kp    Keeper  // k, if it keeps the rows updates name
+	kept  []int   // per update s: the kept columns before its rows (kp)
 	slot  []int32 // per pool row: its column in a block of entries (start), −1 if none
 	cols  []int
 	tile  []float64
+	strip []float64 // scratch of downdateRows: rows of r̃ on a few contexts
+	neg   []float64 // scratch of downdateRows: the strip negated
 	n     int       // rows = Contexts·Arms
 	r     rowStore  // r̃_s, row s of length n; context c's part once ver[c] > s
 	pairs [][2]int  // (i, j) of ψ = φ_i − φ_j; j = −1 for ψ = φ_i (AddRow)
@@ -60,6 +64,10 @@ func New(k Kernel, contexts, arms int, reg float64) *Confidence {
 		bnorm: make([]float64, contexts), bdiag: make([]float64, contexts), bver: make([]int, contexts)}
 	for i := range c.bver {
 		c.bver[i] = -1
+	}
+	if kp, ok := k.(Keeper); ok {
+		c.kp = kp
+		c.kept = []int{0}
 	}
 	if bk, ok := k.(Blocker); ok {
 		c.bk = bk
@@ -242,6 +250,15 @@ func (c *Confidence) add(i, j int) {
 	}
 	c.r.grow()
 	c.pairs = append(c.pairs, [2]int{i, j})
+	if c.kp != nil {
+		n := c.kept[t] + 1
+		c.kp.Keep(i)
+		if j >= 0 {
+			c.kp.Keep(j)
+			n++
+		}
+		c.kept = append(c.kept, n)
+	}
 	for _, ctx := range ctxs {
 		if ctx >= 0 {
 			c.start(t, ctx*K, K)

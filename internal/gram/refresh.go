@@ -11,6 +11,10 @@ import (
 // triangular solve in Refresh. It changes no value (see cholesky).
 const refreshBlock = 48
 
+// refreshStrip is the number of columns of r̃ (whole contexts) whose blocks
+// Refresh downdates together.
+const refreshStrip = 64
+
 // Refresh recomputes every r̃_s and every block from scratch: it factorises the
 // t×t matrix C = a·I + ΨᵀΨ (entries from the kernel) by Cholesky, solves
 // R̃ᵀ = (1/√a) L⁻¹ Bᵀ with B = ΦΨ, and rebuilds Q_c = K0_c/a − Σ_s r̃_s,c r̃_s,cᵀ.
@@ -50,11 +54,13 @@ func (c *Confidence) Refresh() error {
 	}
 	c.solveLower(w, t)
 	c.initBlocks()
-	K := c.Arms
+	// The downdates of every block, a few contexts at a time: each row of
+	// their strip is then read once for several blocks.
+	g := max(1, refreshStrip/c.Arms)
+	for c0 := 0; c0 < c.Contexts; c0 += g {
+		c.downdateRows(c0, min(c0+g, c.Contexts), 0, t)
+	}
 	for ctx := range c.Contexts {
-		for s := range t {
-			c.downdate(ctx, c.r.row(s)[ctx*K:(ctx+1)*K])
-		}
 		c.ver[ctx] = t
 		c.bver[ctx] = -1
 	}

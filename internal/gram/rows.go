@@ -69,13 +69,28 @@ func (c *Confidence) catchUp(c0, c1 int) {
 	lo, w := c0*K, (c1-c0)*K
 	c.startAll(v, t, lo, w)
 	c.r.substitute(lo, w, c.nl, c.ldl, v, t, c.sig, false)
-	for ctx := c0; ctx < c1; ctx++ {
-		for s := v; s < t; s++ {
-			c.downdate(ctx, c.r.row(s)[ctx*K:(ctx+1)*K])
+	if t-v >= downdateProduct && w <= narrowCols {
+		c.downdateRows(c0, c1, v, t)
+	} else {
+		for ctx := c0; ctx < c1; ctx++ {
+			for s := v; s < t; s++ {
+				c.downdate(ctx, c.r.row(s)[ctx*K:(ctx+1)*K])
+			}
 		}
+	}
+	for ctx := c0; ctx < c1; ctx++ {
 		c.ver[ctx] = t
 	}
 }
+
+// downdateProduct is the fewest updates that catchUp applies to a block as
+// one product (downdateRows) rather than update by update, and narrowCols
+// the widest run of columns it copies for that (the bits are the same
+// either way).
+const (
+	downdateProduct = 4
+	narrowCols      = 256
+)
 
 // blockRows is the number of rows of the blocks of kernel entries that
 // startAll and Refresh ask a Blocker for at a time.
@@ -85,6 +100,10 @@ const blockRows = 256
 // the entries of the rows against the distinct rows the updates name, in
 // blocks of blockRows rows: the same values start reads from whole columns.
 func (c *Confidence) startAll(s0, s1, lo, w int) {
+	if c.kp != nil && w <= keptCols && s1-s0 >= keptUpdates {
+		c.startKept(s0, s1, lo, w)
+		return
+	}
 	if c.bk == nil {
 		for s := s0; s < s1; s++ {
 			c.start(s, lo, w)
@@ -116,6 +135,38 @@ func (c *Confidence) startAll(s0, s1, lo, w int) {
 		}
 	}
 	c.unname()
+}
+
+// keptCols is the widest run of columns, and keptUpdates the fewest
+// updates, for which startAll reads the kept rows (startKept) instead of
+// gathering the named ones: a few contexts far behind.
+const (
+	keptCols    = 64
+	keptUpdates = 4
+)
+
+// startKept is startAll from the kept rows of the updates (Keeper): the
+// entries of columns lo, …, lo+w−1 against the kept columns of the updates
+// s0, …, s1−1, one block, the same values.
+func (c *Confidence) startKept(s0, s1, lo, w int) {
+	j0 := c.kept[s0]
+	nc := c.kept[s1] - j0
+	c.tile = resize(c.tile, w*nc)
+	c.kp.KeptTo(c.tile, lo, lo+w, j0, j0+nc)
+	inv := 1 / c.reg
+	for s := s0; s < s1; s++ {
+		rs := c.r.row(s)[lo : lo+w]
+		b := c.kept[s] - j0
+		if c.pairs[s][1] < 0 {
+			for m := range rs {
+				rs[m] = c.tile[m*nc+b] * inv
+			}
+			continue
+		}
+		for m := range rs {
+			rs[m] = (c.tile[m*nc+b] - c.tile[m*nc+b+1]) * inv
+		}
+	}
 }
 
 // named lists the distinct pool rows the updates name (each once), and

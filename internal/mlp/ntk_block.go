@@ -19,6 +19,10 @@ type BlockKernel struct {
 	t     [][]float64 // per signal matrix: its transpose, width × rows
 	g     [][]float64 // per signal matrix: the gathered rows of a call's columns
 	tiles []float64
+
+	kt    [][]float64 // per signal matrix: the kept columns (Keep), width × ktCap
+	ktCap int
+	kept  int
 }
 
 // NewBlockKernel returns the on-demand kernel of f (which must not grow
