@@ -38,9 +38,12 @@ type NeuralModel struct {
 	trainOf map[int]int   // pool row → row of train
 	feat    *mlp.Features // gradient features of every row (dense-kernel pools only)
 	duels   int
-	targets int            // regression targets (AddTarget)
-	trains  int            // retrains so far
-	stale   bool           // the rows' scores predate the last retrain
+	targets int  // regression targets (AddTarget)
+	trains  int  // retrains so far
+	stale   bool // the rows' scores predate the last retrain
+	// scored[c] is the number of retrains when context c's rows were last
+	// scored on their own (Scores, while stale).
+	scored  []int
 	predict *mlp.Batch     // workspace of score
 	replay  replaySchedule // the schedule while replaying a log (replay.go)
 	sigmaK  float64        // σ² = sigmaK · ‖Δφ‖²_{V⁻¹}
@@ -167,7 +170,7 @@ func (m *NeuralModel) AddTarget(c, a int, y float64) {
 // Retrain runs one training round and refreshes H.
 func (m *NeuralModel) Retrain() {
 	m.sync()
-	m.trainer.Train()
+	m.trainer.Fit()
 	m.trains++
 	// Every row is scored again when the scores are next read, not now: a
 	// learner that reads them only at checkpoints or for one context
@@ -201,10 +204,24 @@ func (m *NeuralModel) MaxPair(o Offer, c int) (a, b int, norm2 float64) {
 	return maxPair(m.Conf, o, c, m.Pool.Arms)
 }
 
-// Scores returns h for the arms of context c (aliases H: read only).
+// Scores returns h for the arms of context c (aliases H: read only). After
+// a retrain it scores context c's rows alone, not the pool's: a rule that
+// reads the scores of one context per round (the arm rule) then does not
+// pay a pass over the pool per retrain. A row's score does not depend on
+// the rows scored with it, so the bits are those of a whole refresh.
 func (m *NeuralModel) Scores(c int) []float64 {
 	K := m.Pool.Arms
-	return m.RowScores()[c*K : (c+1)*K]
+	m.sync()
+	if m.stale {
+		if c >= len(m.scored) {
+			m.scored = append(m.scored, make([]int, c+1-len(m.scored))...)
+		}
+		if m.scored[c] != m.trains {
+			m.scored[c] = m.trains
+			m.rows.eval(m.score, c*K, (c+1)*K)
+		}
+	}
+	return m.rows.S[c*K : (c+1)*K]
 }
 
 // Policy returns π(c) = argmax_a h(x_{c,a};θ_t) (eq. 8) for every context.

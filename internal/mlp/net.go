@@ -166,8 +166,11 @@ func (n *Net) transposed(b *Batch) [][]float64 {
 	for l := range a.Depth {
 		in := a.fanIn(l)
 		wt := b.wt[off : off+in*w]
-		for j, x := range n.lay.w[l].of(n.Theta) {
-			wt[(j%in)*w+j/in] = x
+		wl := n.lay.w[l].of(n.Theta)
+		for r := range w {
+			for c, x := range wl[r*in : (r+1)*in] {
+				wt[c*w+r] = x
+			}
 		}
 		b.wts = append(b.wts, wt)
 		off += in * w
@@ -178,7 +181,13 @@ func (n *Net) transposed(b *Batch) [][]float64 {
 // Backward back-propagates output gradients c (length b.Rows) through the
 // activations of the last Forward on b, filling b.D with the signals δ_l scaled
 // by c. If grad is not nil, Σ_r c_r ∂h(x_r)/∂θ is added to it.
-func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
+func (n *Net) Backward(b *Batch, c []float64, grad []float64) { n.backward(b, c, grad, true) }
+
+// backward is Backward; without keep it computes the signals of every block
+// of rows in the storage of the first block instead of filling b.D, so that
+// they stay in cache between the products that read them (a trainer needs
+// only the gradient). The gradient is the same bits either way.
+func (n *Net) backward(b *Batch, c []float64, grad []float64, keep bool) {
 	a := n.Arch
 	rows := b.Rows
 	if len(c) != rows {
@@ -195,7 +204,11 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 		m := r1 - r0
 		cb := c[r0:r1]
 		hL := b.H[a.Depth][r0*w : r1*w]
-		dL := b.D[a.Depth-1][r0*w : r1*w]
+		d0 := r0 // the first row of the block's signals in b.D
+		if !keep {
+			d0 = 0
+		}
+		dL := b.D[a.Depth-1][d0*w : (d0+m)*w]
 		// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
 		// with +0 per entry) and a branch-free mask.
 		gemm.MulTo(dL, cb, v, m, 1, w)
@@ -210,7 +223,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 		}
 		for l := a.Depth - 1; l >= 0; l-- {
 			in := a.fanIn(l)
-			d := b.D[l][r0*w : r1*w]
+			d := b.D[l][d0*w : (d0+m)*w]
 			if grad != nil {
 				gemm.AddTransMulTo(n.lay.w[l].of(grad), d, b.H[l][r0*in:r1*in], w, m, in)
 				if a.Bias {
@@ -226,7 +239,7 @@ func (n *Net) Backward(b *Batch, c []float64, grad []float64) {
 			if l == 0 {
 				break
 			}
-			prev := b.D[l-1][r0*w : r1*w]
+			prev := b.D[l-1][d0*w : (d0+m)*w]
 			gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), m, w, w)
 			gemm.Mask(prev, b.H[l][r0*w:r1*w])
 		}

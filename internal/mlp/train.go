@@ -269,6 +269,13 @@ func (tr *Trainer) Len() int { return len(tr.pairs) }
 // Train runs Config.Steps optimisation steps on the recorded pairs and returns
 // the loss at the parameters it ends with (full data set).
 func (tr *Trainer) Train() float64 {
+	tr.Fit()
+	return tr.Loss()
+}
+
+// Fit is Train without the loss at the end (one forward pass over the data
+// fewer): the same steps, the same parameters.
+func (tr *Trainer) Fit() {
 	cfg := tr.Config
 	if cfg.Reset {
 		copy(tr.Net.Theta, tr.theta0)
@@ -280,7 +287,7 @@ func (tr *Trainer) Train() float64 {
 		tr.t = 0
 	}
 	if len(tr.pairs)+len(tr.targs) == 0 {
-		return tr.Loss()
+		return
 	}
 	for range cfg.Steps {
 		if cfg.BatchSize > 0 && cfg.BatchSize < len(tr.pairs)+len(tr.targs) {
@@ -290,7 +297,6 @@ func (tr *Trainer) Train() float64 {
 		}
 		tr.step()
 	}
-	return tr.Loss()
 }
 
 // Loss returns the training loss on all recorded pairs at the current θ.
@@ -451,7 +457,7 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 			g[i] = lam * (t - tr.theta0[i])
 		}
 	}
-	net.Backward(b, c, g)
+	net.backward(b, c, g, false)
 	return loss
 }
 
