@@ -42,8 +42,10 @@
 //     architecture (a hardware instruction where the processor has one,
 //     software otherwise). It is the twin of the assembly and the only path
 //     off amd64.
-//   - AVX2: micro-kernels of up to 4 rows × 3 vectors of 4 lanes
-//     (VFMADD231PD on YMM registers), for amd64 with AVX2 and FMA.
+//   - AVX2: micro-kernels of up to 4 rows × 3 vectors of 4 lanes, or 8
+//     rows × 1 vector (VFMADD231PD on YMM registers), for amd64 with AVX2
+//     and FMA. A product of one column (the network's output layer) then
+//     keeps 8 chains in flight instead of 4.
 //   - AVX512: micro-kernels of up to 8 rows × 3 vectors or 6 rows × 4
 //     vectors of 8 lanes on ZMM registers, for amd64 with AVX-512F.
 //

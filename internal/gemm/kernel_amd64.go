@@ -29,6 +29,30 @@ func avx2Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *fl
 func avx2Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
+func avx2Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
+func avx2Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+
+//go:noescape
 func avx2Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
@@ -77,10 +101,10 @@ func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *fl
 func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop4x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop4x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 
 //go:noescape
 func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)

@@ -448,6 +448,704 @@ store:
 	VZEROUPPER
 	RET
 
+// func avx2Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile5x1(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    ars+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    aks+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    bks+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    c+48(FP), R8
+	MOVQ    ldc+56(FP), R9
+	SHLQ    $0x03, R9
+	LEAQ    (DX)(DX*2), R10
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	MOVQ    R8, R11
+	VMOVUPD (R11), Y0
+	ADDQ    R9, R11
+	VMOVUPD (R11), Y1
+	ADDQ    R9, R11
+	VMOVUPD (R11), Y2
+	ADDQ    R9, R11
+	VMOVUPD (R11), Y3
+	ADDQ    R9, R11
+	VMOVUPD (R11), Y4
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVUPD      (SI), Y5
+	VBROADCASTSD (CX), Y6
+	VFMADD231PD  Y5, Y6, Y0
+	VBROADCASTSD (CX)(DX*1), Y6
+	VFMADD231PD  Y5, Y6, Y1
+	VBROADCASTSD (CX)(DX*2), Y6
+	VFMADD231PD  Y5, Y6, Y2
+	VBROADCASTSD (CX)(R10*1), Y6
+	VFMADD231PD  Y5, Y6, Y3
+	VBROADCASTSD (CX)(DX*4), Y6
+	VFMADD231PD  Y5, Y6, Y4
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y1, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y2, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y3, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y4, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile5x1Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       ars+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       aks+24(FP), BX
+	SHLQ       $0x03, BX
+	MOVQ       b+32(FP), SI
+	MOVQ       bks+40(FP), DI
+	SHLQ       $0x03, DI
+	MOVQ       c+48(FP), R8
+	MOVQ       ldc+56(FP), R9
+	SHLQ       $0x03, R9
+	LEAQ       (DX)(DX*2), R10
+	MOVQ       mask+72(FP), R11
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	MOVQ       R8, R12
+	VMOVDQU    (R11), Y0
+	VMASKMOVPD (R12), Y0, Y0
+	ADDQ       R9, R12
+	VMOVDQU    (R11), Y1
+	VMASKMOVPD (R12), Y1, Y1
+	ADDQ       R9, R12
+	VMOVDQU    (R11), Y2
+	VMASKMOVPD (R12), Y2, Y2
+	ADDQ       R9, R12
+	VMOVDQU    (R11), Y3
+	VMASKMOVPD (R12), Y3, Y3
+	ADDQ       R9, R12
+	VMOVDQU    (R11), Y4
+	VMASKMOVPD (R12), Y4, Y4
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVDQU      (R11), Y5
+	VMASKMOVPD   (SI), Y5, Y5
+	VBROADCASTSD (CX), Y6
+	VFMADD231PD  Y5, Y6, Y0
+	VBROADCASTSD (CX)(DX*1), Y6
+	VFMADD231PD  Y5, Y6, Y1
+	VBROADCASTSD (CX)(DX*2), Y6
+	VFMADD231PD  Y5, Y6, Y2
+	VBROADCASTSD (CX)(R10*1), Y6
+	VFMADD231PD  Y5, Y6, Y3
+	VBROADCASTSD (CX)(DX*4), Y6
+	VFMADD231PD  Y5, Y6, Y4
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R11), Y5
+	VMASKMOVPD Y0, Y5, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y1, Y5, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y2, Y5, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y3, Y5, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y4, Y5, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile6x1(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    ars+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    aks+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    bks+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    c+48(FP), R8
+	MOVQ    ldc+56(FP), R9
+	SHLQ    $0x03, R9
+	LEAQ    (DX)(DX*2), R10
+	LEAQ    (DX)(DX*4), R11
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	MOVQ    R8, R12
+	VMOVUPD (R12), Y0
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y1
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y2
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y3
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y4
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y5
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVUPD      (SI), Y6
+	VBROADCASTSD (CX), Y7
+	VFMADD231PD  Y6, Y7, Y0
+	VBROADCASTSD (CX)(DX*1), Y7
+	VFMADD231PD  Y6, Y7, Y1
+	VBROADCASTSD (CX)(DX*2), Y7
+	VFMADD231PD  Y6, Y7, Y2
+	VBROADCASTSD (CX)(R10*1), Y7
+	VFMADD231PD  Y6, Y7, Y3
+	VBROADCASTSD (CX)(DX*4), Y7
+	VFMADD231PD  Y6, Y7, Y4
+	VBROADCASTSD (CX)(R11*1), Y7
+	VFMADD231PD  Y6, Y7, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y1, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y2, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y3, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y4, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y5, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile6x1Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       ars+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       aks+24(FP), BX
+	SHLQ       $0x03, BX
+	MOVQ       b+32(FP), SI
+	MOVQ       bks+40(FP), DI
+	SHLQ       $0x03, DI
+	MOVQ       c+48(FP), R8
+	MOVQ       ldc+56(FP), R9
+	SHLQ       $0x03, R9
+	LEAQ       (DX)(DX*2), R10
+	LEAQ       (DX)(DX*4), R11
+	MOVQ       mask+72(FP), R12
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	MOVQ       R8, R13
+	VMOVDQU    (R12), Y0
+	VMASKMOVPD (R13), Y0, Y0
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y1
+	VMASKMOVPD (R13), Y1, Y1
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y2
+	VMASKMOVPD (R13), Y2, Y2
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y3
+	VMASKMOVPD (R13), Y3, Y3
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y4
+	VMASKMOVPD (R13), Y4, Y4
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y5
+	VMASKMOVPD (R13), Y5, Y5
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVDQU      (R12), Y6
+	VMASKMOVPD   (SI), Y6, Y6
+	VBROADCASTSD (CX), Y7
+	VFMADD231PD  Y6, Y7, Y0
+	VBROADCASTSD (CX)(DX*1), Y7
+	VFMADD231PD  Y6, Y7, Y1
+	VBROADCASTSD (CX)(DX*2), Y7
+	VFMADD231PD  Y6, Y7, Y2
+	VBROADCASTSD (CX)(R10*1), Y7
+	VFMADD231PD  Y6, Y7, Y3
+	VBROADCASTSD (CX)(DX*4), Y7
+	VFMADD231PD  Y6, Y7, Y4
+	VBROADCASTSD (CX)(R11*1), Y7
+	VFMADD231PD  Y6, Y7, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R12), Y6
+	VMASKMOVPD Y0, Y6, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y1, Y6, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y2, Y6, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y3, Y6, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y4, Y6, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y5, Y6, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile7x1(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    ars+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    aks+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    bks+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    c+48(FP), R8
+	MOVQ    ldc+56(FP), R9
+	SHLQ    $0x03, R9
+	LEAQ    (DX)(DX*2), R10
+	LEAQ    (DX)(DX*4), R11
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	MOVQ    R8, R12
+	VMOVUPD (R12), Y0
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y1
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y2
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y3
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y4
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y5
+	ADDQ    R9, R12
+	VMOVUPD (R12), Y6
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVUPD      (SI), Y7
+	VBROADCASTSD (CX), Y8
+	VFMADD231PD  Y7, Y8, Y0
+	VBROADCASTSD (CX)(DX*1), Y8
+	VFMADD231PD  Y7, Y8, Y1
+	VBROADCASTSD (CX)(DX*2), Y8
+	VFMADD231PD  Y7, Y8, Y2
+	VBROADCASTSD (CX)(R10*1), Y8
+	VFMADD231PD  Y7, Y8, Y3
+	VBROADCASTSD (CX)(DX*4), Y8
+	VFMADD231PD  Y7, Y8, Y4
+	VBROADCASTSD (CX)(R11*1), Y8
+	VFMADD231PD  Y7, Y8, Y5
+	VBROADCASTSD (CX)(R10*2), Y8
+	VFMADD231PD  Y7, Y8, Y6
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y1, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y2, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y3, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y4, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y5, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y6, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile7x1Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       ars+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       aks+24(FP), BX
+	SHLQ       $0x03, BX
+	MOVQ       b+32(FP), SI
+	MOVQ       bks+40(FP), DI
+	SHLQ       $0x03, DI
+	MOVQ       c+48(FP), R8
+	MOVQ       ldc+56(FP), R9
+	SHLQ       $0x03, R9
+	LEAQ       (DX)(DX*2), R10
+	LEAQ       (DX)(DX*4), R11
+	MOVQ       mask+72(FP), R12
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	MOVQ       R8, R13
+	VMOVDQU    (R12), Y0
+	VMASKMOVPD (R13), Y0, Y0
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y1
+	VMASKMOVPD (R13), Y1, Y1
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y2
+	VMASKMOVPD (R13), Y2, Y2
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y3
+	VMASKMOVPD (R13), Y3, Y3
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y4
+	VMASKMOVPD (R13), Y4, Y4
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y5
+	VMASKMOVPD (R13), Y5, Y5
+	ADDQ       R9, R13
+	VMOVDQU    (R12), Y6
+	VMASKMOVPD (R13), Y6, Y6
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVDQU      (R12), Y7
+	VMASKMOVPD   (SI), Y7, Y7
+	VBROADCASTSD (CX), Y8
+	VFMADD231PD  Y7, Y8, Y0
+	VBROADCASTSD (CX)(DX*1), Y8
+	VFMADD231PD  Y7, Y8, Y1
+	VBROADCASTSD (CX)(DX*2), Y8
+	VFMADD231PD  Y7, Y8, Y2
+	VBROADCASTSD (CX)(R10*1), Y8
+	VFMADD231PD  Y7, Y8, Y3
+	VBROADCASTSD (CX)(DX*4), Y8
+	VFMADD231PD  Y7, Y8, Y4
+	VBROADCASTSD (CX)(R11*1), Y8
+	VFMADD231PD  Y7, Y8, Y5
+	VBROADCASTSD (CX)(R10*2), Y8
+	VFMADD231PD  Y7, Y8, Y6
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD Y0, Y7, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y1, Y7, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y2, Y7, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y3, Y7, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y4, Y7, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y5, Y7, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y6, Y7, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile8x1(SB), NOSPLIT, $0-80
+	MOVQ    k+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    ars+16(FP), DX
+	SHLQ    $0x03, DX
+	MOVQ    aks+24(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    bks+40(FP), DI
+	SHLQ    $0x03, DI
+	MOVQ    c+48(FP), R8
+	MOVQ    ldc+56(FP), R9
+	SHLQ    $0x03, R9
+	LEAQ    (DX)(DX*2), R10
+	LEAQ    (DX)(DX*4), R11
+	LEAQ    (R10)(DX*4), R12
+	CMPQ    acc+64(FP), $0x00
+	JE      zero
+	MOVQ    R8, R13
+	VMOVUPD (R13), Y0
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y1
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y2
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y3
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y4
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y5
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y6
+	ADDQ    R9, R13
+	VMOVUPD (R13), Y7
+	JMP     start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVUPD      (SI), Y8
+	VBROADCASTSD (CX), Y9
+	VFMADD231PD  Y8, Y9, Y0
+	VBROADCASTSD (CX)(DX*1), Y9
+	VFMADD231PD  Y8, Y9, Y1
+	VBROADCASTSD (CX)(DX*2), Y9
+	VFMADD231PD  Y8, Y9, Y2
+	VBROADCASTSD (CX)(R10*1), Y9
+	VFMADD231PD  Y8, Y9, Y3
+	VBROADCASTSD (CX)(DX*4), Y9
+	VFMADD231PD  Y8, Y9, Y4
+	VBROADCASTSD (CX)(R11*1), Y9
+	VFMADD231PD  Y8, Y9, Y5
+	VBROADCASTSD (CX)(R10*2), Y9
+	VFMADD231PD  Y8, Y9, Y6
+	VBROADCASTSD (CX)(R12*1), Y9
+	VFMADD231PD  Y8, Y9, Y7
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVUPD Y0, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y1, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y2, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y3, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y4, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y5, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y6, (R8)
+	ADDQ    R9, R8
+	VMOVUPD Y7, (R8)
+	VZEROUPPER
+	RET
+
+// func avx2Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// Requires: AVX, FMA3
+TEXT ·avx2Tile8x1Masked(SB), NOSPLIT, $0-80
+	MOVQ       k+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       ars+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       aks+24(FP), BX
+	SHLQ       $0x03, BX
+	MOVQ       b+32(FP), SI
+	MOVQ       bks+40(FP), DI
+	SHLQ       $0x03, DI
+	MOVQ       c+48(FP), R8
+	MOVQ       ldc+56(FP), R9
+	SHLQ       $0x03, R9
+	LEAQ       (DX)(DX*2), R10
+	LEAQ       (DX)(DX*4), R11
+	LEAQ       (R10)(DX*4), R12
+	MOVQ       mask+72(FP), R13
+	CMPQ       acc+64(FP), $0x00
+	JE         zero
+	MOVQ       R8, R14
+	VMOVDQU    (R13), Y0
+	VMASKMOVPD (R14), Y0, Y0
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y1
+	VMASKMOVPD (R14), Y1, Y1
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y2
+	VMASKMOVPD (R14), Y2, Y2
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y3
+	VMASKMOVPD (R14), Y3, Y3
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y4
+	VMASKMOVPD (R14), Y4, Y4
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y5
+	VMASKMOVPD (R14), Y5, Y5
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y6
+	VMASKMOVPD (R14), Y6, Y6
+	ADDQ       R9, R14
+	VMOVDQU    (R13), Y7
+	VMASKMOVPD (R14), Y7, Y7
+	JMP        start
+
+zero:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+start:
+	TESTQ AX, AX
+	JZ    store
+
+loop:
+	VMOVDQU      (R13), Y8
+	VMASKMOVPD   (SI), Y8, Y8
+	VBROADCASTSD (CX), Y9
+	VFMADD231PD  Y8, Y9, Y0
+	VBROADCASTSD (CX)(DX*1), Y9
+	VFMADD231PD  Y8, Y9, Y1
+	VBROADCASTSD (CX)(DX*2), Y9
+	VFMADD231PD  Y8, Y9, Y2
+	VBROADCASTSD (CX)(R10*1), Y9
+	VFMADD231PD  Y8, Y9, Y3
+	VBROADCASTSD (CX)(DX*4), Y9
+	VFMADD231PD  Y8, Y9, Y4
+	VBROADCASTSD (CX)(R11*1), Y9
+	VFMADD231PD  Y8, Y9, Y5
+	VBROADCASTSD (CX)(R10*2), Y9
+	VFMADD231PD  Y8, Y9, Y6
+	VBROADCASTSD (CX)(R12*1), Y9
+	VFMADD231PD  Y8, Y9, Y7
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop
+
+store:
+	VMOVDQU    (R13), Y8
+	VMASKMOVPD Y0, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y1, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y2, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y3, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y4, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y5, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y6, Y8, (R8)
+	ADDQ       R9, R8
+	VMASKMOVPD Y7, Y8, (R8)
+	VZEROUPPER
+	RET
+
 // func avx2Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 // Requires: AVX, FMA3
 TEXT ·avx2Tile1x2(SB), NOSPLIT, $0-80
@@ -1600,9 +2298,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop4x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// func avx2Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 // Requires: AVX, FMA3
-TEXT ·avx2Loop4x1(SB), NOSPLIT, $0-88
+TEXT ·avx2Loop8x1(SB), NOSPLIT, $0-88
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -1615,6 +2313,8 @@ TEXT ·avx2Loop4x1(SB), NOSPLIT, $0-88
 	MOVQ ldc+64(FP), R11
 	SHLQ $0x03, R11
 	LEAQ (SI)(SI*2), R12
+	LEAQ (SI)(SI*4), R13
+	LEAQ (R12)(SI*4), R14
 
 tile:
 	MOVQ    k+8(FP), DX
@@ -1622,14 +2322,22 @@ tile:
 	MOVQ    CX, BX
 	CMPQ    acc+72(FP), $0x00
 	JE      zero
-	MOVQ    R10, R13
-	VMOVUPD (R13), Y0
-	ADDQ    R11, R13
-	VMOVUPD (R13), Y1
-	ADDQ    R11, R13
-	VMOVUPD (R13), Y2
-	ADDQ    R11, R13
-	VMOVUPD (R13), Y3
+	MOVQ    R10, R15
+	VMOVUPD (R15), Y0
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y1
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y2
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y3
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y4
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y5
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y6
+	ADDQ    R11, R15
+	VMOVUPD (R15), Y7
 	JMP     start
 
 zero:
@@ -1637,21 +2345,33 @@ zero:
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 
 start:
 	TESTQ DX, DX
 	JZ    store
 
 loop:
-	VMOVUPD      (R8), Y4
-	VBROADCASTSD (BX), Y5
-	VFMADD231PD  Y4, Y5, Y0
-	VBROADCASTSD (BX)(SI*1), Y5
-	VFMADD231PD  Y4, Y5, Y1
-	VBROADCASTSD (BX)(SI*2), Y5
-	VFMADD231PD  Y4, Y5, Y2
-	VBROADCASTSD (BX)(R12*1), Y5
-	VFMADD231PD  Y4, Y5, Y3
+	VMOVUPD      (R8), Y8
+	VBROADCASTSD (BX), Y9
+	VFMADD231PD  Y8, Y9, Y0
+	VBROADCASTSD (BX)(SI*1), Y9
+	VFMADD231PD  Y8, Y9, Y1
+	VBROADCASTSD (BX)(SI*2), Y9
+	VFMADD231PD  Y8, Y9, Y2
+	VBROADCASTSD (BX)(R12*1), Y9
+	VFMADD231PD  Y8, Y9, Y3
+	VBROADCASTSD (BX)(SI*4), Y9
+	VFMADD231PD  Y8, Y9, Y4
+	VBROADCASTSD (BX)(R13*1), Y9
+	VFMADD231PD  Y8, Y9, Y5
+	VBROADCASTSD (BX)(R12*2), Y9
+	VFMADD231PD  Y8, Y9, Y6
+	VBROADCASTSD (BX)(R14*1), Y9
+	VFMADD231PD  Y8, Y9, Y7
 	ADDQ         DI, BX
 	ADDQ         R9, R8
 	DECQ         DX
@@ -1666,6 +2386,18 @@ store:
 	ADDQ    R11, R10
 	VMOVUPD Y3, (R10)
 	ADDQ    R11, R10
+	VMOVUPD Y4, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Y5, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Y6, (R10)
+	ADDQ    R11, R10
+	VMOVUPD Y7, (R10)
+	ADDQ    R11, R10
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
+	ADDQ    SI, CX
 	ADDQ    SI, CX
 	ADDQ    SI, CX
 	ADDQ    SI, CX
@@ -1675,9 +2407,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop4x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+// func avx2Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
 // Requires: AVX, FMA3
-TEXT ·avx2Loop4x1Masked(SB), NOSPLIT, $0-88
+TEXT ·avx2Loop8x1Masked(SB), NOSPLIT, $8-88
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -1690,7 +2422,9 @@ TEXT ·avx2Loop4x1Masked(SB), NOSPLIT, $0-88
 	MOVQ ldc+64(FP), R11
 	SHLQ $0x03, R11
 	LEAQ (SI)(SI*2), R12
-	MOVQ mask+80(FP), R13
+	LEAQ (SI)(SI*4), R13
+	LEAQ (R12)(SI*4), R14
+	MOVQ mask+80(FP), R15
 
 tile:
 	MOVQ       k+8(FP), DX
@@ -1698,18 +2432,30 @@ tile:
 	MOVQ       CX, BX
 	CMPQ       acc+72(FP), $0x00
 	JE         zero
-	MOVQ       R10, R14
-	VMOVDQU    (R13), Y0
-	VMASKMOVPD (R14), Y0, Y0
-	ADDQ       R11, R14
-	VMOVDQU    (R13), Y1
-	VMASKMOVPD (R14), Y1, Y1
-	ADDQ       R11, R14
-	VMOVDQU    (R13), Y2
-	VMASKMOVPD (R14), Y2, Y2
-	ADDQ       R11, R14
-	VMOVDQU    (R13), Y3
-	VMASKMOVPD (R14), Y3, Y3
+	MOVQ       R10, BP
+	VMOVDQU    (R15), Y0
+	VMASKMOVPD (BP), Y0, Y0
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y1
+	VMASKMOVPD (BP), Y1, Y1
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y2
+	VMASKMOVPD (BP), Y2, Y2
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y3
+	VMASKMOVPD (BP), Y3, Y3
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y4
+	VMASKMOVPD (BP), Y4, Y4
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y5
+	VMASKMOVPD (BP), Y5, Y5
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y6
+	VMASKMOVPD (BP), Y6, Y6
+	ADDQ       R11, BP
+	VMOVDQU    (R15), Y7
+	VMASKMOVPD (BP), Y7, Y7
 	JMP        start
 
 zero:
@@ -1717,37 +2463,61 @@ zero:
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 
 start:
 	TESTQ DX, DX
 	JZ    store
 
 loop:
-	VMOVDQU      (R13), Y4
-	VMASKMOVPD   (R8), Y4, Y4
-	VBROADCASTSD (BX), Y5
-	VFMADD231PD  Y4, Y5, Y0
-	VBROADCASTSD (BX)(SI*1), Y5
-	VFMADD231PD  Y4, Y5, Y1
-	VBROADCASTSD (BX)(SI*2), Y5
-	VFMADD231PD  Y4, Y5, Y2
-	VBROADCASTSD (BX)(R12*1), Y5
-	VFMADD231PD  Y4, Y5, Y3
+	VMOVDQU      (R15), Y8
+	VMASKMOVPD   (R8), Y8, Y8
+	VBROADCASTSD (BX), Y9
+	VFMADD231PD  Y8, Y9, Y0
+	VBROADCASTSD (BX)(SI*1), Y9
+	VFMADD231PD  Y8, Y9, Y1
+	VBROADCASTSD (BX)(SI*2), Y9
+	VFMADD231PD  Y8, Y9, Y2
+	VBROADCASTSD (BX)(R12*1), Y9
+	VFMADD231PD  Y8, Y9, Y3
+	VBROADCASTSD (BX)(SI*4), Y9
+	VFMADD231PD  Y8, Y9, Y4
+	VBROADCASTSD (BX)(R13*1), Y9
+	VFMADD231PD  Y8, Y9, Y5
+	VBROADCASTSD (BX)(R12*2), Y9
+	VFMADD231PD  Y8, Y9, Y6
+	VBROADCASTSD (BX)(R14*1), Y9
+	VFMADD231PD  Y8, Y9, Y7
 	ADDQ         DI, BX
 	ADDQ         R9, R8
 	DECQ         DX
 	JNZ          loop
 
 store:
-	VMOVDQU    (R13), Y4
-	VMASKMOVPD Y0, Y4, (R10)
+	VMOVDQU    (R15), Y8
+	VMASKMOVPD Y0, Y8, (R10)
 	ADDQ       R11, R10
-	VMASKMOVPD Y1, Y4, (R10)
+	VMASKMOVPD Y1, Y8, (R10)
 	ADDQ       R11, R10
-	VMASKMOVPD Y2, Y4, (R10)
+	VMASKMOVPD Y2, Y8, (R10)
 	ADDQ       R11, R10
-	VMASKMOVPD Y3, Y4, (R10)
+	VMASKMOVPD Y3, Y8, (R10)
 	ADDQ       R11, R10
+	VMASKMOVPD Y4, Y8, (R10)
+	ADDQ       R11, R10
+	VMASKMOVPD Y5, Y8, (R10)
+	ADDQ       R11, R10
+	VMASKMOVPD Y6, Y8, (R10)
+	ADDQ       R11, R10
+	VMASKMOVPD Y7, Y8, (R10)
+	ADDQ       R11, R10
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
+	ADDQ       SI, CX
 	ADDQ       SI, CX
 	ADDQ       SI, CX
 	ADDQ       SI, CX

@@ -10,6 +10,10 @@ var avx2Kernels = [][][2]kernelFunc[*[4]int64]{
 		{avx2Tile2x1, avx2Tile2x1Masked},
 		{avx2Tile3x1, avx2Tile3x1Masked},
 		{avx2Tile4x1, avx2Tile4x1Masked},
+		{avx2Tile5x1, avx2Tile5x1Masked},
+		{avx2Tile6x1, avx2Tile6x1Masked},
+		{avx2Tile7x1, avx2Tile7x1Masked},
+		{avx2Tile8x1, avx2Tile8x1Masked},
 	},
 	{
 		{avx2Tile1x2, avx2Tile1x2Masked},
@@ -39,7 +43,7 @@ var avx2Rows = [][2]kernelFunc[*[4]int64]{
 }
 
 var avx2Loops = [][2]loopFunc[*[4]int64]{
-	{avx2Loop4x1, avx2Loop4x1Masked},
+	{avx2Loop8x1, avx2Loop8x1Masked},
 	{avx2Loop4x2, avx2Loop4x2Masked},
 	{avx2Loop4x3, avx2Loop4x3Masked},
 }

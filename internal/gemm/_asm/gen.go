@@ -36,7 +36,7 @@ type isa struct {
 }
 
 var isas = []isa{
-	{name: "avx2", lanes: 4, mrMax: []int{4, 4, 4}, wide: 12, vec: YMM, mask: "*[4]int64"},
+	{name: "avx2", lanes: 4, mrMax: []int{8, 4, 4}, wide: 12, vec: YMM, mask: "*[4]int64"},
 	{name: "avx512", lanes: 8, mrMax: []int{8, 8, 8, 6}, wide: 24, vec: ZMM, mask: "uint64", avx512: true},
 }
 
