@@ -79,6 +79,15 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	return append(dst, total...)
 }
 
+// kgB2i returns 1 for true, 0 for false (compiled without a branch).
+func kgB2i(v bool) int {
+	var x int
+	if v {
+		x = 1
+	}
+	return x
+}
+
 // growB returns (*buf)[:n], reallocating if its capacity is short.
 func growB(buf *[]uint8, n int) []uint8 {
 	if cap(*buf) < n {
@@ -128,24 +137,30 @@ func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
 		ws.env, ws.cut = make([]int, 0, K), make([]float64, 0, K)
 	}
 	// The lines that can reach the envelope, by increasing slope, then
-	// increasing mean, equal ones in arm order (each inserted after those
-	// it does not precede: the order of a stable sort). No value is NaN
-	// here: the filter admits none but best's, and with best's every
-	// other arm fails it.
+	// increasing mean, equal ones in arm order (an insertion sort: the order
+	// of a stable sort). Every line is written and the count advanced past
+	// those that pass the filter (no branch on it). No value is NaN here:
+	// the filter admits none but best's, and with best's every other arm
+	// fails it.
 	sb, sm := ws.sb[:K], ws.sm[:K]
 	mb, bb := mu[best], b[best]
 	n := 0
 	for a := range mu {
 		ba, ma := b[a], mu[a]
-		if a != best && !(mb-ma < 8*math.Abs(ba-bb)) {
-			continue
+		sb[n], sm[n] = ba, ma
+		pass := mb-ma < 8*math.Abs(ba-bb)
+		if a == best {
+			pass = true
 		}
-		q := n
-		for ; q > 0 && (ba < sb[q-1] || (ba == sb[q-1] && ma < sm[q-1])); q-- {
+		n += kgB2i(pass)
+	}
+	for k := 1; k < n; k++ {
+		bk, mk := sb[k], sm[k]
+		q := k
+		for ; q > 0 && (bk < sb[q-1] || (bk == sb[q-1] && mk < sm[q-1])); q-- {
 			sb[q], sm[q] = sb[q-1], sm[q-1]
 		}
-		sb[q], sm[q] = ba, ma
-		n++
+		sb[q], sm[q] = bk, mk
 	}
 	if n < 2 {
 		return 0
