@@ -19,41 +19,62 @@ import (
 const tgChunk = 1024
 
 // tgRows is a list of feature rows in compressed sparse row form: row r
-// holds the values val[ptr[r]:ptr[r+1]] at the columns idx[ptr[r]:ptr[r+1]].
+// holds the values val[ptr[r]:ptr[r+1]] at the columns idx[iptr[r]:] (as
+// many), except a full row (all dim values non-zero, as embeddings' rows
+// are), whose columns are not stored: they are cols, 0 … dim−1. Full rows
+// thus take 8 bytes a value instead of 12 (at 20,000 duels of d = 1,024,
+// 0.25 GB less), and read the same.
 type tgRows struct {
-	dim int
-	ptr []int32
-	idx []int32
-	val []float64
+	dim  int
+	ptr  []int32
+	iptr []int32
+	idx  []int32
+	val  []float64
+	cols []int32
 }
 
-func newTGRows(dim int) *tgRows { return &tgRows{dim: dim, ptr: []int32{0}} }
+func newTGRows(dim int) *tgRows {
+	cols := make([]int32, dim)
+	for j := range cols {
+		cols[j] = int32(j)
+	}
+	return &tgRows{dim: dim, ptr: []int32{0}, cols: cols}
+}
 
 // n returns the number of rows.
 func (s *tgRows) n() int { return len(s.ptr) - 1 }
 
 // reset empties the list.
 func (s *tgRows) reset() {
-	s.ptr, s.idx, s.val = s.ptr[:1], s.idx[:0], s.val[:0]
+	s.ptr, s.iptr, s.idx, s.val = s.ptr[:1], s.iptr[:0], s.idx[:0], s.val[:0]
 }
 
 // add appends the dense row x (its non-zero, finite values) and returns its
 // index.
 func (s *tgRows) add(x []float64) int {
+	i0 := len(s.idx)
+	s.iptr = append(s.iptr, int32(i0))
 	for j, v := range x {
 		if v != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			s.idx = append(s.idx, int32(j))
 			s.val = append(s.val, v)
 		}
 	}
-	s.ptr = append(s.ptr, int32(len(s.idx)))
+	if len(s.idx)-i0 == s.dim {
+		s.idx = s.idx[:i0] // a full row: its columns are cols
+	}
+	s.ptr = append(s.ptr, int32(len(s.val)))
 	return s.n() - 1
 }
 
 // row returns the columns and values of row r (read only).
 func (s *tgRows) row(r int) ([]int32, []float64) {
 	lo, hi := s.ptr[r], s.ptr[r+1]
-	return s.idx[lo:hi], s.val[lo:hi]
+	if int(hi-lo) == s.dim {
+		return s.cols, s.val[lo:hi]
+	}
+	i := s.iptr[r]
+	return s.idx[i : i+hi-lo], s.val[lo:hi]
 }
 
 // dot returns row r · y.
@@ -78,7 +99,7 @@ func (s *tgRows) dense(dst []float64, r int) {
 // denseEnough reports whether a quarter or more of the values are
 // non-zero: the first layer then runs dense (internal/gemm).
 func (s *tgRows) denseEnough() bool {
-	return 4*len(s.idx) >= s.n()*s.dim
+	return 4*len(s.val) >= s.n()*s.dim
 }
 
 // denseTo writes the rows sel (all when nil) densely into dst.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -68,14 +69,12 @@ func TestTargetSparseFirstLayer(t *testing.T) {
 	var sb tgBatch
 	net.forward(rows, nil, &sb)
 	// Dense reference: the same batch with every stored value.
-	dense := &tgRows{dim: rows.dim, ptr: []int32{0}}
+	// (every row full: its columns are cols).
+	dense := newTGRows(rows.dim)
 	for n := range p.Rows() {
-		x := p.RowTo(nil, n)
-		for j, v := range x {
-			dense.idx = append(dense.idx, int32(j))
-			dense.val = append(dense.val, v)
-		}
-		dense.ptr = append(dense.ptr, int32(len(dense.idx)))
+		dense.iptr = append(dense.iptr, int32(len(dense.idx)))
+		dense.val = append(dense.val, p.RowTo(nil, n)...)
+		dense.ptr = append(dense.ptr, int32(len(dense.val)))
 	}
 	var db tgBatch
 	net.forward(dense, nil, &db)
@@ -285,6 +284,43 @@ func TestTargetSigmaOnScoreScale(t *testing.T) {
 		raw := l.post.nu2 * l.post.quad(psi)
 		if got, want := l.Sigma2(c, 0, 1), s*s*raw; math.Abs(got-want) > 1e-12*math.Abs(want) {
 			t.Errorf("context %d: Sigma2 = %v, want s²·ν̂²ψᵀΣψ = %v (s = %v)", c, got, want, s)
+		}
+	}
+}
+
+// TestTGRows: rows with zeros keep their columns, full rows read as the
+// columns 0 … d−1 without storing them, non-finite values are dropped, and
+// reset empties the list.
+func TestTGRows(t *testing.T) {
+	rows := newTGRows(3)
+	in := [][]float64{{1, 0, 2}, {1, -2, 3}, {0, 0, 0}, {math.NaN(), 4, 5}, {6, 7, 8}}
+	want := []struct {
+		idx []int32
+		val []float64
+	}{{[]int32{0, 2}, []float64{1, 2}}, {[]int32{0, 1, 2}, []float64{1, -2, 3}}, {[]int32{}, []float64{}}, {[]int32{1, 2}, []float64{4, 5}}, {[]int32{0, 1, 2}, []float64{6, 7, 8}}}
+	for round := range 2 {
+		for i, x := range in {
+			if r := rows.add(x); r != i {
+				t.Fatalf("round %d: row %d added as %d", round, i, r)
+			}
+		}
+		for i, w := range want {
+			idx, val := rows.row(i)
+			if !slices.Equal(idx, w.idx) || !slices.Equal(val, w.val) {
+				t.Errorf("round %d: row %d = %v %v, want %v %v", round, i, idx, val, w.idx, w.val)
+			}
+			dst := make([]float64, 3)
+			rows.dense(dst, i)
+			if got := rows.dot(i, []float64{1, 10, 100}); got != dst[0]+10*dst[1]+100*dst[2] {
+				t.Errorf("round %d: row %d: dot %v with dense %v", round, i, got, dst)
+			}
+		}
+		if len(rows.idx) != 4 || !rows.denseEnough() {
+			t.Errorf("round %d: %d columns stored, dense enough %v; want 4 (the full rows' none), true", round, len(rows.idx), rows.denseEnough())
+		}
+		rows.reset()
+		if rows.n() != 0 {
+			t.Fatalf("reset: %d rows", rows.n())
 		}
 	}
 }
