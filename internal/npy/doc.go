@@ -35,6 +35,17 @@
 // ReaderAt copies on every read and never exposes the mapped bytes as a
 // slice, which is what lets a pool be used in place.
 //
+// The pages of a mapping a process has touched count in its resident set
+// size until the kernel takes them back, and on Linux 6.18 with ext4 one
+// touched page maps the whole large page-cache folio around it (up to
+// megabytes), so that reading a few thousand random rows of a large file
+// put most of it there. Two methods keep a mapped array out of the resident
+// set: Array.Release hands back the pages of a range once a pass has read
+// it (madvise MADV_DONTNEED: the page cache keeps them, the values stay
+// valid and are mapped again when read), and Array.ReadValues reads a
+// range with pread into a float64 slice, which touches no page of the
+// mapping.
+//
 // # Writing
 //
 // Write writes a float32 or float64 array exactly as NumPy 1.24's np.save

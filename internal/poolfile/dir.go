@@ -42,7 +42,12 @@ import (
 // context. features.npy is mapped read-only, not read (internal/npy): its
 // values stay in their precision (float32 stays float32) and are converted
 // to float64 block by block as the learner reads them, so a pool larger than
-// the memory works. The features are named x0 … x(d−1) where a name is
+// the memory works. OpenDir checks them in one pass (finite values, and
+// the columns' scales CheckScale reads), handing back each block's pages,
+// and rows are then converted from the file with pread (npy.Array.Release,
+// npy.Array.ReadValues): the file's pages stay out of the process's
+// resident set (on Linux 6.18 reading 20,000 random contexts through the
+// mapping of a 3.3 GB pool had put 2.96 GB of it there). The features are named x0 … x(d−1) where a name is
 // needed (WritePool, messages). Recorded answers stay the CSV answers file.
 //
 // The sha256 of a pool directory (HashDir), which a saved model records, is
