@@ -115,7 +115,11 @@ func (n *Net) Forward(b *Batch) {
 	w := a.Width
 	v := n.lay.v.of(n.Theta)
 	wt := n.transposed(b)
-	for r0 := 0; r0 < rows; r0 += blockRows {
+	// The blocks from the last to the first: a backward pass, which must
+	// take them from the first (the order of its gradient chains), then
+	// finds the activations of the first blocks still in cache. A row's
+	// values do not depend on the order of the blocks.
+	for r0 := (rows - 1) / blockRows * blockRows; r0 >= 0; r0 -= blockRows {
 		r1 := min(r0+blockRows, rows)
 		m := r1 - r0
 		for l := 0; l < a.Depth; l++ {
