@@ -120,8 +120,15 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 		return
 	}
 	panels := (vecs + nvMax - 1) / nvMax
-	for t0 := 0; t0 < k; t0 += kc {
-		kk := min(kc, k-t0)
+	// A product of one panel reads it in one pass: the rows of a, which
+	// no other panel reads again, then stream through the cache from
+	// start to end instead of kc terms at a time.
+	pass := kc
+	if panels == 1 {
+		pass = k
+	}
+	for t0 := 0; t0 < k; t0 += pass {
+		kk := min(pass, k-t0)
 		flag := 0
 		if acc || t0 > 0 {
 			flag = 1

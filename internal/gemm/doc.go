@@ -76,7 +76,10 @@
 // of b and the rows of a being read stay in the first-level cache (the
 // weight gradients of a training step, whose inner dimension is the batch,
 // ran at about half the speed with passes of 256 terms); storing and
-// reloading leaves every value unchanged. On AVX2 one call of a looping
+// reloading leaves every value unchanged. A product of one panel (a few
+// columns: a triangular solve on one context's columns) takes its inner
+// dimension in one pass, so that the rows of a stream through the cache
+// from start to end. On AVX2 one call of a looping
 // kernel computes all the full-height tiles of a panel in a block, which
 // saves a call per tile where the inner dimension is short (the 20 and 50
 // terms of a forward pass). A product of one or two rows by more columns
