@@ -35,11 +35,20 @@ func (c *Confidence) Refresh() error {
 	}
 	// −C in the lower triangle: −C[s][s'] = −ψ_s·ψ_s' = (−B)[i_s][s'] − (−B)[j_s][s'],
 	// read from the rows of −Bᵀ.
+	// Eight rows of −Bᵀ at a time, each read in place for every update
+	// after it (a row of the pool stays in cache while its entries are
+	// picked), writing eight adjacent entries of each row of −C.
 	w := make([]float64, t*t)
-	for s, p := range c.pairs {
-		for s2 := 0; s2 <= s; s2++ {
-			w[s*t+s2] = psiDot(c.r.row(s2), p[0], p[1])
+	for s0 := 0; s0 < t; s0 += 8 {
+		s1 := min(s0+8, t)
+		for s := s0; s < t; s++ {
+			p := c.pairs[s]
+			for s2 := s0; s2 < min(s1, s+1); s2++ {
+				w[s*t+s2] = psiDot(c.r.row(s2), p[0], p[1])
+			}
 		}
+	}
+	for s := range t {
 		w[s*t+s] -= c.reg
 	}
 	if !cholesky(w, t) {
@@ -179,5 +188,15 @@ func (c *Confidence) solveLower(w []float64, t int) {
 	for s := range d {
 		d[s] = -w[s*t+s]
 	}
-	c.r.substitute(0, c.n, w, t, 0, t, d, true)
+	// Strip by strip of columns: a strip of every row of r̃ stays in cache
+	// while the blocks of rows are solved down it, where a full row of the
+	// pool would be read again from memory for every block. The chains do
+	// not depend on the strips.
+	for lo := 0; lo < c.n; lo += solveStrip {
+		c.r.substitute(lo, min(solveStrip, c.n-lo), w, t, 0, t, d, true)
+	}
 }
+
+// solveStrip is the number of columns of r̃ that solveLower solves at a
+// time.
+const solveStrip = 256
