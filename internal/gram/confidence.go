@@ -26,7 +26,7 @@ type Confidence struct {
 	k     Kernel
 	bk    Blocker // k, if it computes blocks of entries on demand
 	kp    Keeper  // k, if it keeps the rows updates name
-	kept  []int   // per update s: the kept columns before its rows (kp)
+	kept  []int   // per update s < len(kept)−1: the kept columns before its rows (kp)
 	slot  []int32 // per pool row: its column in a block of entries (start), −1 if none
 	cols  []int
 	tile  []float64
@@ -250,15 +250,6 @@ func (c *Confidence) add(i, j int) {
 	}
 	c.r.grow()
 	c.pairs = append(c.pairs, [2]int{i, j})
-	if c.kp != nil {
-		n := c.kept[t] + 1
-		c.kp.Keep(i)
-		if j >= 0 {
-			c.kp.Keep(j)
-			n++
-		}
-		c.kept = append(c.kept, n)
-	}
 	for _, ctx := range ctxs {
 		if ctx >= 0 {
 			c.start(t, ctx*K, K)

@@ -27,9 +27,10 @@ type Blocker interface {
 // Keeper is implemented by a Blocker that can keep the rows updates name
 // (mlp.BlockKernel): Keep appends row i to its kept columns, numbered from
 // 0 in the order of Keep, and KeptTo writes K0[lo+a, kept column j0+b]
-// into dst[a·(j1−j0)+b], the same values as Entry. Confidence keeps the
-// rows of every update, so that the entries a context needs to catch up
-// are one block against a range of kept columns, with nothing gathered.
+// into dst[a·(j1−j0)+b], the same values as Entry. Once a context far
+// behind is read, Confidence keeps the rows of every update, so that the
+// entries such a context needs to catch up are one block against a range
+// of kept columns, with nothing gathered.
 type Keeper interface {
 	Keep(i int)
 	KeptTo(dst []float64, lo, hi, j0, j1 int)

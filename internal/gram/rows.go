@@ -149,6 +149,7 @@ const (
 // entries of columns lo, …, lo+w−1 against the kept columns of the updates
 // s0, …, s1−1, one block, the same values.
 func (c *Confidence) startKept(s0, s1, lo, w int) {
+	c.keep(s1)
 	j0 := c.kept[s0]
 	nc := c.kept[s1] - j0
 	c.tile = resize(c.tile, w*nc)
@@ -166,6 +167,22 @@ func (c *Confidence) startKept(s0, s1, lo, w int) {
 		for m := range rs {
 			rs[m] = (c.tile[m*nc+b] - c.tile[m*nc+b+1]) * inv
 		}
+	}
+}
+
+// keep has the Keeper keep the rows of the updates before s1 not kept yet,
+// in the order of the updates: a learner that never reads a context far
+// behind (one that reads every context every round) keeps nothing.
+func (c *Confidence) keep(s1 int) {
+	for s := len(c.kept) - 1; s < s1; s++ {
+		p := c.pairs[s]
+		n := c.kept[s] + 1
+		c.kp.Keep(p[0])
+		if p[1] >= 0 {
+			c.kp.Keep(p[1])
+			n++
+		}
+		c.kept = append(c.kept, n)
 	}
 }
 

@@ -20,9 +20,8 @@ type BlockKernel struct {
 	g     [][]float64 // per signal matrix: the gathered rows of a call's columns
 	tiles []float64
 
-	kt    [][]float64 // per signal matrix: the kept columns (Keep), width × ktCap
-	ktCap int
-	kept  int
+	kt   [][][]float64 // per chunk of kept columns (Keep), per signal matrix: width × keptStride
+	kept int
 }
 
 // NewBlockKernel returns the on-demand kernel of f (which must not grow

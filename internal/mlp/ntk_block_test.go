@@ -56,7 +56,7 @@ func TestBlockKernelIsGramTo(t *testing.T) {
 
 // TestKeptToIsGramTo requires KeptTo's entries to be GramTo's, bit for bit,
 // on every gemm path, for kept columns (repeated, kept in several calls
-// across a growth of their storage) and ranges of rows and columns larger
+// across chunks of their storage) and ranges of rows and columns larger
 // than a tile.
 func TestKeptToIsGramTo(t *testing.T) {
 	for _, tc := range []struct {

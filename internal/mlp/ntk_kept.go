@@ -10,31 +10,35 @@ import "github.com/neural-adb/nadb/internal/gemm"
 // contiguous range of kept columns, with no gathering per call and with the
 // columns, usually many, along the vectors.
 
+// keptChunk is the number of kept columns stored together, and keptStride
+// the distance between the rows of a chunk's matrices: a cache line more
+// than the columns, so that the rows do not all fall into one set of the
+// cache. Chunks are added as columns are kept; nothing is copied.
+const (
+	keptChunk  = crossBlock
+	keptStride = keptChunk + 8
+)
+
 // Keep appends row r of the features to the kept columns (its signals
 // copied; a row may be kept more than once). The kept columns are numbered
 // from 0 in the order of Keep.
 func (k *BlockKernel) Keep(r int) {
 	f := k.f
 	nm := 2*f.Arch.Depth + 1
-	if k.kept == k.ktCap {
-		// Room for twice the columns, plus a cache line, so that the rows
-		// of a kept matrix (a stride of ktCap) do not all fall into one set
-		// of the cache.
-		c := max(2*k.ktCap, 64) + 8
-		grown := make([][]float64, nm)
+	j := k.kept % keptChunk
+	if j == 0 {
+		chunk := make([][]float64, nm)
 		for m := range nm {
 			_, w := f.signal(m)
-			grown[m] = make([]float64, w*c)
-			for p := range w * min(k.ktCap, 1) {
-				copy(grown[m][p*c:p*c+k.kept], k.kt[m][p*k.ktCap:p*k.ktCap+k.kept])
-			}
+			chunk[m] = make([]float64, w*keptStride)
 		}
-		k.kt, k.ktCap = grown, c
+		k.kt = append(k.kt, chunk)
 	}
+	chunk := k.kt[len(k.kt)-1]
 	for m := range nm {
 		x, w := f.signal(m)
 		for p, v := range x[r*w : (r+1)*w] {
-			k.kt[m][p*k.ktCap+k.kept] = v
+			chunk[m][p*keptStride+j] = v
 		}
 	}
 	k.kept++
@@ -67,17 +71,18 @@ func (k *BlockKernel) KeptTo(dst []float64, lo, hi, j0, j1 int) {
 	if a.Bias {
 		bias = 1
 	}
-	// The tile of rows a0.. (na of them) × kept columns b0.. (nb of them)
-	// of signal m: entry (a, b) is the chain over the signal's index of
-	// x[lo+a]·x[kept b].
+	// The tile of rows a0.. (na of them) × kept columns b0.. (nb of them,
+	// in one chunk) of signal m: entry (a, b) is the chain over the
+	// signal's index of x[lo+a]·x[kept b].
 	product := func(c []float64, m, a0, na, b0, nb int) {
 		x, w := f.signal(m)
-		gemm.MulStridedTo(c, nb, x[(lo+a0)*w:], w, k.kt[m][j0+b0:], k.ktCap, na, w, nb)
+		j := j0 + b0
+		gemm.MulStridedTo(c, nb, x[(lo+a0)*w:], w, k.kt[j/keptChunk][m][j%keptChunk:], keptStride, na, w, nb)
 	}
 	for a0 := 0; a0 < nr; a0 += crossRows {
 		na := min(crossRows, nr-a0)
-		for b0 := 0; b0 < n; b0 += crossBlock {
-			nb := min(crossBlock, n-b0)
+		for b0, nb := 0, 0; b0 < n; b0 += nb {
+			nb = min(crossBlock, n-b0, keptChunk-(j0+b0)%keptChunk)
 			sz := na * nb
 			product(acc, 2*a.Depth, a0, na, b0, nb)
 			gemm.ScaleShift(acc[:sz], 1, bias) // hh_L [+ 1]
