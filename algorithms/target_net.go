@@ -187,7 +187,9 @@ func (n *tgNet) forward(x *tgRows, sel []int, b *tgBatch) {
 	h1 := b.h[0]
 	if x.denseEnough() {
 		b.x = x.denseTo(b.x, sel)
-		gemm.MulTransTo(h1, b.x, n.net.Theta[:a.In*w], rows, a.In, w)
+		// x·W_1ᵀ as x·w1t: the product MulTransTo would form after
+		// transposing W_1 into the same d × w layout on every call.
+		gemm.MulTo(h1, b.x, n.w1t, rows, a.In, w)
 	} else {
 		n.sparseFirst(x, sel, h1)
 	}
