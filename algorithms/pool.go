@@ -284,7 +284,9 @@ func (p *Pool) validate(o PoolOptions) error {
 			return err
 		}
 	}
-	p.finite = true
+	if !p.finite { // written once: a checked pool may be validated from several goroutines
+		p.finite = true
+	}
 	return nil
 }
 
