@@ -47,8 +47,13 @@ func (c *streamConfidence) sync() {
 		c.committed.Append(c.net0, p.RowsTo(nil, c.done, committed))
 		c.done = committed
 	}
-	c.freshF = mlp.NewEmptyFeatures(c.net0.Arch, c.scale)
-	c.freshF.Append(c.net0, p.RowsTo(nil, committed, p.Rows()))
+	// The fresh rows' signals are computed straight into their own
+	// features (Append onto empty features would copy them once more).
+	if committed < p.Rows() {
+		c.freshF = c.net0.NewFeatures(p.RowsTo(nil, committed, p.Rows()), c.scale)
+	} else {
+		c.freshF = mlp.NewEmptyFeatures(c.net0.Arch, c.scale)
+	}
 	c.kernel.SetFresh(c.freshF)
 	c.s.SetFresh(p.Fresh())
 }
