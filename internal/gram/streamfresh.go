@@ -115,7 +115,9 @@ func (s *Stream) storage(n int) []float64 {
 // fill computes the right-hand sides of rows [g.filled, d1) of g: b_x[p] =
 // (K(x, i_p) − K(x, j_p))/√a (or K(x, i_p)/√a) from the kernel entries of
 // g's fresh rows, kernelRows at a time, against the committed rows the
-// updates p name.
+// updates p name. A kernel that can read consecutive fresh rows in place
+// (rangeKernel) is asked for runs of consecutive contexts, so that their
+// signals are not gathered first; the entries are the same bits.
 func (s *Stream) fill(g *freshGroup, d1 int) {
 	p0 := g.filled
 	if d1 <= p0 {
@@ -134,26 +136,39 @@ func (s *Stream) fill(g *freshGroup, d1 int) {
 	n := hi - lo
 	inv := 1 / math.Sqrt(s.reg)
 	step := max(1, kernelRows/K)
-	for i0 := 0; i0 < len(g.ctxs); i0 += step {
-		i1 := min(i0+step, len(g.ctxs))
-		s.xrows = s.xrows[:0]
-		for _, c := range g.ctxs[i0:i1] {
-			for a := range K {
-				s.xrows = append(s.xrows, c*K+a)
-			}
+	rk, inPlace := s.k.(rangeKernel)
+	for i0, i1 := 0, 0; i0 < len(g.ctxs); i0 = i1 {
+		// Up to step contexts; consecutive ones only when the kernel can
+		// read their rows in place.
+		i1 = i0 + 1
+		for i1 < min(i0+step, len(g.ctxs)) && (!inPlace || g.ctxs[i1] == g.ctxs[i1-1]+1) {
+			i1++
 		}
-		kx := s.buf(len(s.xrows) * n)
-		s.k.CrossRowsTo(kx, s.xrows, s.refs, lo, hi)
+		kx := s.buf((i1 - i0) * K * n)
+		if inPlace {
+			rk.CrossRangeTo(kx, g.ctxs[i0]*K, g.ctxs[i1-1]*K+K, s.refs, lo, hi)
+		} else {
+			s.xrows = s.xrows[:0]
+			for _, c := range g.ctxs[i0:i1] {
+				for a := range K {
+					s.xrows = append(s.xrows, c*K+a)
+				}
+			}
+			s.k.CrossRowsTo(kx, s.xrows, s.refs, lo, hi)
+		}
 		for p := p0; p < d1; p++ {
 			u := s.ups[p]
 			wp := g.w[p*m+i0*K : p*m+i1*K]
-			for y := range wp {
-				row := kx[y*n : (y+1)*n]
-				if u.sj < 0 {
-					wp[y] = row[u.si-lo] * inv
-				} else {
-					wp[y] = (row[u.si-lo] - row[u.sj-lo]) * inv
+			a := u.si - lo
+			if u.sj < 0 {
+				for y := range wp {
+					wp[y] = kx[y*n+a] * inv
 				}
+				continue
+			}
+			b := u.sj - lo
+			for y := range wp {
+				wp[y] = (kx[y*n+a] - kx[y*n+b]) * inv
 			}
 		}
 	}

@@ -35,6 +35,13 @@ type StreamKernel interface {
 	FreshTo(dst []float64, x0, x1 int)
 }
 
+// rangeKernel is implemented by a StreamKernel that computes the entries of
+// CrossRowsTo for consecutive fresh rows x0, …, x1−1 without gathering them
+// first (mlp.StreamKernel, LinearStream), to the same bits.
+type rangeKernel interface {
+	CrossRangeTo(dst []float64, x0, x1 int, cols []int, c0, c1 int)
+}
+
 // LinearStream is the StreamKernel of raw feature rows, K(x, x′) = x·x′ (the
 // linear baselines). Commit appends committed rows; SetFresh replaces the
 // fresh rows.
@@ -95,6 +102,14 @@ func (l *LinearStream) CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1
 	n := c1 - c0
 	for a, x := range rows {
 		l.cols.mulTo(dst[a*n:(a+1)*n], l.row(l.fresh, x), c0)
+	}
+}
+
+func (l *LinearStream) CrossRangeTo(dst []float64, x0, x1 int, cols []int, c0, c1 int) {
+	l.gather(cols)
+	n := c1 - c0
+	for a := range x1 - x0 {
+		l.cols.mulTo(dst[a*n:(a+1)*n], l.row(l.fresh, x0+a), c0)
 	}
 }
 

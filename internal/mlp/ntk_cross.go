@@ -86,3 +86,14 @@ func (k *StreamKernel) productTo(c []float64, ldc int, sig func(m int) []float64
 	}
 	gemm.MulStridedTo(c, ldc, sig(m)[r0*w:], w, k.g[m][j0:], k.cap, nr, kk, nc)
 }
+
+// CrossRangeTo writes K(fresh row x0+a, committed row cols[c0+b]) into
+// dst[a·(c1−c0)+b] for a < x1−x0 and b < c1−c0: the entries of CrossRowsTo
+// for the consecutive fresh rows x0, …, x1−1, whose signals it reads in place
+// instead of gathering them first. The same bits.
+func (k *StreamKernel) CrossRangeTo(dst []float64, x0, x1 int, cols []int, c0, c1 int) {
+	k.rowsRangeTo(dst, x1-x0, func(m int) []float64 {
+		x, w := k.fresh.signal(m)
+		return x[x0*w : x1*w]
+	}, cols, c0, c1, k.committed.halves && k.fresh.halves)
+}

@@ -74,7 +74,7 @@ func TestMirroredHalves(t *testing.T) {
 	}
 }
 
-// TestStreamKernelBits requires CrossTo, CrossRowsTo and CommittedTo to give exactly the
+// TestStreamKernelBits requires CrossTo, CrossRowsTo, CrossRangeTo and CommittedTo to give exactly the
 // bits of crossReference on every gemm path, for blocks of rows and columns
 // larger than one tile (so an entry must not depend on the tiling, on the
 // other rows of a call or on the gathered columns after it).
@@ -98,7 +98,16 @@ func TestStreamKernelBits(t *testing.T) {
 				some := []int{140, 3, 77, 78} // fresh rows in any order, against cols[100:361]
 				sub := make([]float64, len(some)*261)
 				k.CrossRowsTo(sub, some, cols, 100, 361)
+				run := make([]float64, 60*261) // fresh rows 90, …, 149 in place
+				k.CrossRangeTo(run, 90, 150, cols, 100, 361)
 				gemm.Use(prev)
+				for a := range 60 {
+					for b := range 261 {
+						if got, want := run[a*261+b], crossReference(g.fresh, 90+a, g.committed, cols[100+b]); math.Float64bits(got) != math.Float64bits(want) {
+							t.Fatalf("%v: CrossRangeTo K(fresh %d, %d) = %v, want %v", p, 90+a, cols[100+b], got, want)
+						}
+					}
+				}
 				for a, x := range some {
 					for b := range 261 {
 						if got, want := sub[a*261+b], crossReference(g.fresh, x, g.committed, cols[100+b]); math.Float64bits(got) != math.Float64bits(want) {
