@@ -94,16 +94,19 @@
 //
 // A rule that takes the argmax of the largest pair norm over the fresh
 // contexts (eq. 3 in the fresh-context reading) calls PrepareArgmax first:
-// the contexts are solved together one block of rows of L at a time, and
-// after each block every context's norm is bounded from above by its partial
-// solve (every further row of L only removes a square, and boundTol covers
-// the rounding); a context whose bound falls below the largest exact norm
-// before it in the rule's walk is dropped, since the walk would skip it
-// without changing its result or its random draws (MaxPairBound). The first
-// contexts of the walk and the context with the largest bound are solved
-// through first, so that the bounds have exact norms to fall below. With
-// 300 candidates most contexts are dropped after a fraction of the rows of
-// L, and their kernel entries for the later rows are never computed.
+// the contexts are solved in panels of about a hundred rows, one block of
+// rows of L at a time, and after each block every context's norm is bounded
+// from above by its partial solve (every further row of L only removes a
+// square, and boundTol covers the rounding); a context whose bound falls
+// below the largest exact norm before it in the rule's walk is dropped,
+// since the walk would skip it without changing its result or its random
+// draws (MaxPairBound). The first contexts of the walk and the contexts with
+// the largest bounds after the first block are solved through first, so
+// that the bounds have exact norms to fall below; then each panel is solved
+// through (or dropped) before the next, so that its partial solve stays in
+// cache. With 300 candidates most contexts are dropped after a fraction of
+// the rows of L, and their kernel entries for the later rows are never
+// computed.
 //
 // The fresh rows and Add are fixed chains of fused multiply–adds: r̃_i[x] is
 // b_x[i]/√a − Σ_{k<i} L_ik r̃_k[x], rounded after each term in increasing k,

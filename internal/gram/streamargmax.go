@@ -16,6 +16,11 @@ const pruneMinUpdates = 2 * solveBlock
 // less.
 const boundTol = 1e-9
 
+// panelRows bounds the fresh rows of a panel of PrepareArgmax: the panel's
+// partial solve (t × panelRows values) stays in the second-level cache while
+// it is solved block after block.
+const panelRows = 128
+
 // PrepareArgmax prepares an argmax, by a walk over ctxs in this order, of
 // the largest pair norm of each fresh context over the pairs ok allows (nil:
 // all pairs; ok(c, a, b) for a < b): the walk of the caller takes a
@@ -23,15 +28,18 @@ const boundTol = 1e-9
 // norm before it in the walk, which can then neither be the argmax nor tie
 // with the walk's running maximum.
 //
-// It solves the contexts together, one block of rows of L at a time, and
-// after each block bounds every context's norm by its partial solve;
-// contexts whose bound falls below the largest exact norm before them in
-// the walk are dropped (exact pruning: the walk would never read them), so
-// that only the rows of L they need are solved for most contexts. The first
-// contexts of the walk, which every walk reads, are solved at once, and so
-// are, after the first block of rows, the contexts with the largest bounds,
-// which most likely hold the maximum. Blocks solved here are the same bits
-// as blocks solved any other way.
+// The first contexts of the walk, which every walk reads, are solved at
+// once. The others are split into panels of consecutive contexts of the
+// walk, and each panel solves one block of rows of L, which bounds every
+// context's norm from above by its partial solve. The contexts with the
+// largest bounds, which most likely hold the maximum, are then solved
+// through (anew), and the panels one after the other in the walk's order,
+// block by block: after each block, the contexts whose bound falls below the
+// largest exact norm before them in the walk are dropped (exact pruning:
+// the walk would never read them), so that most contexts are solved over
+// only part of the rows of L. A panel is small enough to stay in cache
+// while it is solved through. Blocks solved here are the same bits as
+// blocks solved any other way.
 func (s *Stream) PrepareArgmax(ctxs []int, ok func(c, a, b int) bool) {
 	t, K := len(s.ups), s.arms
 	if t < pruneMinUpdates || len(ctxs) < 3 {
@@ -44,56 +52,104 @@ func (s *Stream) PrepareArgmax(ctxs []int, ok func(c, a, b int) bool) {
 			s.bound[c] = math.Inf(1) // a bound of an earlier call may be for other pairs
 		}
 	}
-	// The first contexts of the walk (the walk reads the first one in any
-	// case), then, after the first block of rows, the contexts with the
-	// largest bounds: they most likely hold the maximum, which lets every
-	// context after them in the walk be dropped as soon as its bound falls
-	// below it.
 	first := min(max(2, len(todo)/16), freshChunk/K)
 	if len(todo) <= 2*first+1 {
 		return
 	}
 	s.advance(s.newGroup(todo[:first]), t)
-	g := s.newGroup(todo[first:])
-	gi := s.where[todo[first]]
-	bestFirst := false
-	for g.depth < t && len(g.ctxs) > 0 {
-		s.advance(g, min(g.depth+solveBlock, t))
-		if g.depth == t {
-			break
-		}
+	// The first block of rows of every other context, in panels.
+	rest := todo[first:]
+	step := max(1, panelRows/K)
+	var panels []*freshGroup
+	for i := 0; i < len(rest); i += step {
+		g := s.newGroup(rest[i:min(i+step, len(rest))])
+		s.advance(g, solveBlock) // solveBlock < t
 		for _, c := range g.ctxs {
 			s.bound[c] = s.partialBound(g, c, ok)
 		}
-		if !bestFirst {
-			bestFirst = true
-			top := slices.Clone(g.ctxs)
-			slices.SortStableFunc(top, func(a, b int) int {
-				ba, bb := s.bound[a], s.bound[b]
-				switch {
-				case ba > bb || (math.IsNaN(ba) && !math.IsNaN(bb)):
-					return -1
-				case ba < bb || (math.IsNaN(bb) && !math.IsNaN(ba)):
-					return 1
-				}
-				return 0
-			})
-			s.advance(s.split(top[:first]), t)
-			g = s.groups[gi]
+		panels = append(panels, g)
+	}
+	// The contexts with the largest bounds: they most likely hold the
+	// maximum, which lets every context after them in the walk be dropped as
+	// soon as its bound falls below it.
+	top := slices.Clone(rest)
+	slices.SortStableFunc(top, func(a, b int) int {
+		ba, bb := s.bound[a], s.bound[b]
+		switch {
+		case ba > bb || (math.IsNaN(ba) && !math.IsNaN(bb)):
+			return -1
+		case ba < bb || (math.IsNaN(bb) && !math.IsNaN(ba)):
+			return 1
 		}
-		// The walk: the running maximum over exact norms, in order.
-		run := math.Inf(-1)
-		for _, c := range ctxs {
-			switch {
-			case s.solved[c]:
-				if v := s.exactMaxPair(c, ok); v > run {
-					run = v
-				}
-			case s.where[c] == gi && s.bound[c] < run:
-				s.where[c] = -2 // dropped below
+		return 0
+	})
+	top = top[:first]
+	for _, c := range top {
+		s.where[c] = -2
+	}
+	for _, g := range panels {
+		s.drop(g, func(c int) bool { return s.where[c] == -2 })
+	}
+	s.advance(s.newGroup(top), t)
+	// The panels in turn, each solved through or dropped context by
+	// context, against the running maximum of the walk before each context
+	// (over exact norms; it grows as panels are solved).
+	w := newWalk(s, ctxs, ok)
+	for _, g := range panels {
+		w.update()
+		for len(g.ctxs) > 0 {
+			s.drop(g, func(c int) bool { return s.bound[c] < w.before[c] })
+			if len(g.ctxs) == 0 {
+				break
+			}
+			s.advance(g, min(g.depth+solveBlock, t))
+			if g.depth == t {
+				break
+			}
+			for _, c := range g.ctxs {
+				s.bound[c] = s.partialBound(g, c, ok)
 			}
 		}
-		s.drop(g, func(c int) bool { return s.where[c] == -2 })
+	}
+}
+
+// argmaxWalk follows the walk of PrepareArgmax's caller over the exact
+// norms of the contexts solved so far: after update, before[c] is the
+// largest of them before c's first place in ctxs (−Inf if none), below which
+// c's bound lets the walk skip c.
+type argmaxWalk struct {
+	s      *Stream
+	ctxs   []int
+	ok     func(c, a, b int) bool
+	exact  []float64 // per fresh context: exactMaxPair once solved, NaN before
+	before []float64 // per fresh context
+}
+
+func newWalk(s *Stream, ctxs []int, ok func(c, a, b int) bool) *argmaxWalk {
+	w := &argmaxWalk{s: s, ctxs: ctxs, ok: ok, exact: make([]float64, s.contexts), before: make([]float64, s.contexts)}
+	for c := range w.exact {
+		w.exact[c] = math.NaN()
+	}
+	return w
+}
+
+// update recomputes before from the contexts solved now.
+func (w *argmaxWalk) update() {
+	for c := range w.before {
+		w.before[c] = math.NaN() // not placed yet
+	}
+	run := math.Inf(-1)
+	for _, c := range w.ctxs {
+		if math.IsNaN(w.before[c]) {
+			w.before[c] = run
+		}
+		if !w.s.solved[c] {
+			continue
+		}
+		if math.IsNaN(w.exact[c]) {
+			w.exact[c] = w.s.exactMaxPair(c, w.ok) // never NaN
+		}
+		run = max(run, w.exact[c])
 	}
 }
 

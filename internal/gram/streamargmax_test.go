@@ -10,8 +10,9 @@ import (
 )
 
 // TestPrepareArgmaxPrunesExactly runs PrepareArgmax over the fresh
-// contexts in a random walk order, with and without a restriction of the
-// pairs, against a stream that solves everything: every context it solves
+// contexts in a random walk order and in order (whose panels hold
+// consecutive contexts, whose kernel rows are read in place), with and
+// without a restriction of the pairs, against a stream that solves everything: every context it solves
 // has the reference block bit for bit; every other has a bound at least its
 // exact largest pair norm and below the largest exact norm before it in the
 // walk (so the walk skips it without changing its result); some contexts
@@ -26,7 +27,8 @@ func TestPrepareArgmaxPrunesExactly(t *testing.T) {
 	}
 	ref := streamWithUpdates(t, ntkRig(t, rounds+m, K, a, mlp.InitMirrored), rounds, fresh)
 	ref.SolveAll()
-	for _, restrict := range []bool{false, true} {
+	for _, tc := range []struct{ restrict, inOrder bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		restrict := tc.restrict
 		var ok func(c, a, b int) bool
 		if restrict {
 			ok = func(c, a, b int) bool { return (c+a+b)%3 != 0 }
@@ -45,6 +47,9 @@ func TestPrepareArgmaxPrunesExactly(t *testing.T) {
 		}
 		s := streamWithUpdates(t, ntkRig(t, rounds+m, K, a, mlp.InitMirrored), rounds, fresh)
 		order := rand.New(rand.NewPCG(5, uint64(len(fresh)))).Perm(m)
+		if tc.inOrder {
+			slices.Sort(order)
+		}
 		s.PrepareArgmax(order, ok)
 		run, dropped := math.Inf(-1), 0
 		for _, c := range order {
@@ -72,6 +77,6 @@ func TestPrepareArgmaxPrunesExactly(t *testing.T) {
 				t.Fatalf("restrict=%v: context %d solved after PrepareArgmax differs from SolveAll", restrict, c)
 			}
 		}
-		t.Logf("restrict=%v: %d of %d contexts dropped", restrict, dropped, m)
+		t.Logf("restrict=%v, in order=%v: %d of %d contexts dropped", restrict, tc.inOrder, dropped, m)
 	}
 }
