@@ -14,15 +14,16 @@ import (
 // ones a selection rule reads in this reading (norms of committed contexts
 // are not kept; asking for one is a programmer error).
 type streamConfidence struct {
-	pool      *Pool
-	net0      *mlp.Net // the network at θ0
-	scale     float64
-	committed *mlp.Features
-	freshF    *mlp.Features // this round's fresh rows
-	kernel    *mlp.StreamKernel
-	s         *gram.Stream
-	gen       uint64
-	done      int // committed rows whose signals are kept
+	pool       *Pool
+	net0       *mlp.Net // the network at θ0
+	scale      float64
+	committed  *mlp.Features
+	freshF     *mlp.Features // this round's fresh rows
+	freshStore *mlp.Features // the last fresh rows, whose storage the next replace
+	kernel     *mlp.StreamKernel
+	s          *gram.Stream
+	gen        uint64
+	done       int // committed rows whose signals are kept
 }
 
 func newStreamConfidence(p *Pool, net0 *mlp.Net, scale, reg float64, refreshEvery int) *streamConfidence {
@@ -47,10 +48,11 @@ func (c *streamConfidence) sync() {
 		c.committed.Append(c.net0, p.RowsTo(nil, c.done, committed))
 		c.done = committed
 	}
-	// The fresh rows' signals are computed straight into their own
-	// features (Append onto empty features would copy them once more).
+	// The fresh rows' signals replace the last round's in their storage
+	// (nothing else holds the last round's features).
 	if committed < p.Rows() {
-		c.freshF = c.net0.NewFeatures(p.RowsTo(nil, committed, p.Rows()), c.scale)
+		c.freshStore = c.net0.FreshFeatures(c.freshStore, p.RowsTo(nil, committed, p.Rows()), c.scale)
+		c.freshF = c.freshStore
 	} else {
 		c.freshF = mlp.NewEmptyFeatures(c.net0.Arch, c.scale)
 	}

@@ -140,3 +140,46 @@ func TestStreamKernelBits(t *testing.T) {
 		})
 	}
 }
+
+// TestFreshFeatures requires FreshFeatures to give NewFeatures' signals,
+// bit for bit, whether it reuses features of more rows, of fewer rows (the
+// storage grows) or of no rows, and for mirrored and other θ0.
+func TestFreshFeatures(t *testing.T) {
+	for _, tc := range growArchs {
+		t.Run(fmt.Sprintf("%+v/%s", tc.a, tc.init), func(t *testing.T) {
+			net := NewNet(tc.a)
+			if err := net.Initialize(tc.init, 1, rand.New(rand.NewPCG(3, 4))); err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(5, 6))
+			input := func(rows int) []float64 {
+				x := make([]float64, rows*tc.a.In)
+				for i := range x {
+					x[i] = 2*rng.Float64() - 1
+				}
+				return x
+			}
+			f := NewEmptyFeatures(tc.a, 0.5)
+			for _, rows := range []int{7, 30, 4, 130, 1} {
+				x := input(rows)
+				f = net.FreshFeatures(f, x, 0.5)
+				want := net.NewFeatures(x, 0.5)
+				if f.rows != want.rows || f.halves != want.halves || f.Scale != want.Scale {
+					t.Fatalf("%d rows: rows %d, halves %v, scale %v; NewFeatures gives %d, %v, %v", rows, f.rows, f.halves, f.Scale, want.rows, want.halves, want.Scale)
+				}
+				for m := range 2*tc.a.Depth + 1 {
+					got, _ := f.signal(m)
+					ref, _ := want.signal(m)
+					if len(got) != len(ref) {
+						t.Fatalf("%d rows: signal %d has %d values, want %d", rows, m, len(got), len(ref))
+					}
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(ref[i]) {
+							t.Fatalf("%d rows: signal %d value %d = %v, NewFeatures gives %v", rows, m, i, got[i], ref[i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
