@@ -100,13 +100,14 @@
 // square, and boundTol covers the rounding); a context whose bound falls
 // below the largest exact norm before it in the rule's walk is dropped,
 // since the walk would skip it without changing its result or its random
-// draws (MaxPairBound). The first contexts of the walk and the contexts with
-// the largest bounds after the first block are solved through first, so
-// that the bounds have exact norms to fall below; then each panel is solved
-// through (or dropped) before the next, so that its partial solve stays in
-// cache. With 300 candidates most contexts are dropped after a fraction of
-// the rows of L, and their kernel entries for the later rows are never
-// computed.
+// draws (MaxPairBound). The context with the largest bound after the first
+// block is solved through first, so that the bounds have an exact norm to
+// fall below; then the panels, in the walk's order, each solved through (or
+// dropped) before the next, so that its partial solve stays in cache; the
+// first panels hold 1, 2, 4, … contexts, so that the first contexts of the
+// walk soon have exact norms for those after them. With 300 candidates most
+// contexts are dropped after a fraction of the rows of L, and their kernel
+// entries for the later rows are never computed.
 //
 // The fresh rows and Add are fixed chains of fused multiply–adds: r̃_i[x] is
 // b_x[i]/√a − Σ_{k<i} L_ik r̃_k[x], rounded after each term in increasing k,

@@ -1,9 +1,6 @@
 package gram
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // pruneMinUpdates is the number of updates below which PrepareArgmax does
 // nothing: a solve of a few blocks of L is cheap enough whole.
@@ -28,18 +25,19 @@ const panelRows = 128
 // norm before it in the walk, which can then neither be the argmax nor tie
 // with the walk's running maximum.
 //
-// The first contexts of the walk, which every walk reads, are solved at
-// once. The others are split into panels of consecutive contexts of the
-// walk, and each panel solves one block of rows of L, which bounds every
-// context's norm from above by its partial solve. The contexts with the
-// largest bounds, which most likely hold the maximum, are then solved
-// through (anew), and the panels one after the other in the walk's order,
-// block by block: after each block, the contexts whose bound falls below the
-// largest exact norm before them in the walk are dropped (exact pruning:
-// the walk would never read them), so that most contexts are solved over
-// only part of the rows of L. A panel is small enough to stay in cache
-// while it is solved through. Blocks solved here are the same bits as
-// blocks solved any other way.
+// The contexts are split into panels of consecutive contexts of the walk
+// (the first panels of 1, 2, 4, … contexts, so that the first contexts of
+// the walk get exact norms early for those after them), and each panel
+// solves one block of rows of L, which bounds every context's norm from
+// above by its partial solve. The context with the largest bound, which
+// most likely holds the maximum, is then solved through (anew), and the
+// panels one after the other in the walk's order, block by block: after
+// each block, the contexts whose bound falls below the largest exact norm
+// before them in the walk are dropped (exact pruning: the walk would never
+// read them), so that most contexts are solved over only part of the rows
+// of L. A panel is small enough to stay in cache while it is solved
+// through. Blocks solved here are the same bits as blocks solved any other
+// way.
 func (s *Stream) PrepareArgmax(ctxs []int, ok func(c, a, b int) bool) {
 	t, K := len(s.ups), s.arms
 	if t < pruneMinUpdates || len(ctxs) < 3 {
@@ -52,45 +50,33 @@ func (s *Stream) PrepareArgmax(ctxs []int, ok func(c, a, b int) bool) {
 			s.bound[c] = math.Inf(1) // a bound of an earlier call may be for other pairs
 		}
 	}
-	first := min(max(2, len(todo)/16), freshChunk/K)
-	if len(todo) <= 2*first+1 {
+	if len(todo) <= 5 { // solved one by one as the walk reads them
 		return
 	}
-	s.advance(s.newGroup(todo[:first]), t)
-	// The first block of rows of every other context, in panels.
-	rest := todo[first:]
+	// The first block of rows of every context, in panels.
 	step := max(1, panelRows/K)
 	var panels []*freshGroup
-	for i := 0; i < len(rest); i += step {
-		g := s.newGroup(rest[i:min(i+step, len(rest))])
+	for i, size := 0, 1; i < len(todo); size *= 2 {
+		n := min(size, step, len(todo)-i)
+		g := s.newGroup(todo[i : i+n])
+		i += n
 		s.advance(g, solveBlock) // solveBlock < t
 		for _, c := range g.ctxs {
 			s.bound[c] = s.partialBound(g, c, ok)
 		}
 		panels = append(panels, g)
 	}
-	// The contexts with the largest bounds: they most likely hold the
-	// maximum, which lets every context after them in the walk be dropped as
-	// soon as its bound falls below it.
-	top := slices.Clone(rest)
-	slices.SortStableFunc(top, func(a, b int) int {
-		ba, bb := s.bound[a], s.bound[b]
-		switch {
-		case ba > bb || (math.IsNaN(ba) && !math.IsNaN(bb)):
-			return -1
-		case ba < bb || (math.IsNaN(bb) && !math.IsNaN(ba)):
-			return 1
+	// The context with the largest bound (the first of the walk among
+	// equal ones; a bound that is not a number counts as the largest).
+	top := todo[0]
+	for _, c := range todo[1:] {
+		if b, bt := s.bound[c], s.bound[top]; b > bt || (math.IsNaN(b) && !math.IsNaN(bt)) {
+			top = c
 		}
-		return 0
-	})
-	top = top[:first]
-	for _, c := range top {
-		s.where[c] = -2
 	}
-	for _, g := range panels {
-		s.drop(g, func(c int) bool { return s.where[c] == -2 })
-	}
-	s.advance(s.newGroup(top), t)
+	g := s.groups[s.where[top]]
+	s.drop(g, func(c int) bool { return c == top })
+	s.advance(s.newGroup([]int{top}), t)
 	// The panels in turn, each solved through or dropped context by
 	// context, against the running maximum of the walk before each context
 	// (over exact norms; it grows as panels are solved).
