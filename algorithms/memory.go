@@ -76,7 +76,12 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 	p := d*w + (L-1)*w*w + w
 	sig := d + 2*L*w + 1 // one row's activations and back-propagated signals
 	add("network parameters, θ0 copies and Adam moments", "width", 8*p)
-	add("training batch of the queried rows", "rounds", 2*T*sig)
+	train := 2 * T // every queried row, full batch
+	if name == "neural-adb-target" {
+		// Full batch up to MaxBatch duels, then mini-batches of MaxBatch.
+		train = 2 * math.Min(T, float64(DefaultTargetOptions().MaxBatch))
+	}
+	add("training batch of the queried rows", "rounds", train*sig)
 	add("prediction batches", "width", 1024*sig)
 	if name == "random-nn" {
 		return parts
@@ -86,10 +91,12 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 		tr := math.Min(C, 256) * K // target sample rows (TargetContexts)
 		add("the other λ members' parameters and Adam moments", "width", 3*3*p)
 		add("rows the duels touch, sparse differences, prequential records", "rounds", 2*T*(d+8)+T*(2*d+12))
-		add("training batch of the rows the duels touch (each member)", "rounds", 2*T*(d+2*L*w))
 		add("target sample: z, Z·Σ, S = Σ·Zᵀ, blocks, scores", "width", 3*tr*m+tr*(K+4))
 		add("candidates' state and products", "width", 32*K*(3*m+K)+32*(m+tr))
-		add("posterior covariance, precision and ψ of the duels", "width", 4*m*m+T*m*2)
+		// The rebuild streams ψ 512 duels at a time and the linear part's
+		// offsets 1,024 rows at a time (tgChunk), keeping one output per row.
+		add("posterior covariance and precision, ψ of 512 duels at a time", "width", 4*m*m+512*m)
+		add("offsets: every touched row's output, 1,024 rows' activations at a time", "rounds", 2*T+float64(tgChunk)*sig)
 		add("policy of the committed contexts", "contexts", C)
 		return parts
 	}
@@ -134,14 +141,14 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 }
 
 // MemoryTotal returns the estimated peak resident memory of parts: their sum
-// with a margin for the garbage collector's headroom (the heap may grow to
-// twice what is live between collections) and the runtime.
+// with the garbage collector's headroom (under GOGC=100 the heap grows to
+// twice what is live before a collection) and the runtime.
 func MemoryTotal(parts []MemoryPart) float64 {
 	sum := 0.0
 	for _, p := range parts {
 		sum += p.Bytes
 	}
-	return 1.5*sum + 48e6
+	return 2*sum + 48e6
 }
 
 // Largest returns the part with the most bytes.
