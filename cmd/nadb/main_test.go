@@ -151,7 +151,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if err := run(context.Background(), &out, &errb, []string{"version"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "cache version ") || !strings.Contains(out.String(), "commit ") {
+	if !strings.Contains(out.String(), "cache version ") || !strings.Contains(out.String(), "commit ") || !strings.Contains(out.String(), "matrix kernels ") {
 		t.Errorf("nadb version printed %q", out.String())
 	}
 	errb.Reset()

@@ -13,17 +13,19 @@ import (
 	"strings"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // cmdVersion prints what identifies this build: the module path and version,
 // the commit (from the build's VCS stamp, or else from git when run inside a
 // checkout), the Go version and experiments.CacheVersion, which names the
-// numbers cached runs hold.
+// numbers cached runs hold, and the matrix kernels this machine runs
+// (gemm.Active: the results are the same on every path, the speed is not).
 func cmdVersion(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nadb version\n\nPrints the module version, the commit when known and the cache version.")
+		fmt.Fprintln(stderr, "usage: nadb version\n\nPrints the module version, the commit when known, the cache version and the matrix kernels in use.")
 	}
 	if err := parse(fs, args); err != nil {
 		return err
@@ -52,7 +54,7 @@ func cmdVersion(_ context.Context, stdout, stderr io.Writer, args []string) erro
 	if commit == "" {
 		commit = "unknown (built without VCS stamping, outside a git checkout)"
 	}
-	fmt.Fprintf(stdout, "nadb %s %s\ncommit %s\n%s %s/%s\ncache version %d\n", module, version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH, experiments.CacheVersion)
+	fmt.Fprintf(stdout, "nadb %s %s\ncommit %s\n%s %s/%s\ncache version %d\nmatrix kernels %s\n", module, version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH, experiments.CacheVersion, gemm.Active())
 	return nil
 }
 
