@@ -224,11 +224,22 @@ func (s *Stream) drop(g *freshGroup, gone func(c int) bool) {
 	if len(keep) == m/K {
 		return
 	}
+	// The kept columns as runs of consecutive contexts: n contexts from
+	// old place i to new place j, moved with one copy per row.
+	type run struct{ i, j, n int }
+	var runs []run
+	for j, i := range from {
+		if l := len(runs) - 1; l >= 0 && runs[l].i+runs[l].n == i {
+			runs[l].n++
+			continue
+		}
+		runs = append(runs, run{i, j, 1})
+	}
 	m2 := len(keep) * K
 	for p := range g.filled {
 		src, dst := g.w[p*m:(p+1)*m], g.w[p*m2:(p+1)*m2]
-		for j, i := range from {
-			copy(dst[j*K:(j+1)*K], src[i*K:(i+1)*K])
+		for _, r := range runs {
+			copy(dst[r.j*K:(r.j+r.n)*K], src[r.i*K:(r.i+r.n)*K])
 		}
 	}
 	for j, i := range from {
