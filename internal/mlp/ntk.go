@@ -38,6 +38,14 @@ func (n *Net) NewFeatures(x []float64, scale float64) *Features {
 		panic("mlp: NewFeatures input is not a positive whole number of rows")
 	}
 	b := NewBatch(a, rows)
+	n.signals(b, x, rows)
+	return &Features{Arch: a, Scale: scale, rows: rows, b: b, halves: mirroredHalves(a, b)}
+}
+
+// signals fills b (sized for rows rows) with the forward and back-propagated
+// signals of the rows of x: the output's gradient with respect to every
+// layer, each row's output weighted 1.
+func (n *Net) signals(b *Batch, x []float64, rows int) {
 	copy(b.H[0], x)
 	n.Forward(b)
 	ones := make([]float64, rows)
@@ -45,7 +53,6 @@ func (n *Net) NewFeatures(x []float64, scale float64) *Features {
 		ones[i] = 1
 	}
 	n.Backward(b, ones, nil)
-	return &Features{Arch: a, Scale: scale, rows: rows, b: b, halves: mirroredHalves(a, b)}
 }
 
 func dot(x, y []float64) float64 {

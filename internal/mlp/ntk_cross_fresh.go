@@ -19,13 +19,7 @@ func (n *Net) FreshFeatures(prev *Features, x []float64, scale float64) *Feature
 	}
 	b := prev.b
 	b.Resize(a, rows)
-	copy(b.H[0], x)
-	n.Forward(b)
-	ones := make([]float64, rows)
-	for i := range ones {
-		ones[i] = 1
-	}
-	n.Backward(b, ones, nil)
+	n.signals(b, x, rows)
 	*prev = Features{Arch: a, Scale: scale, rows: rows, b: b, halves: mirroredHalves(a, b)}
 	return prev
 }
