@@ -47,11 +47,14 @@
 // # Large pools
 //
 // Up to lazyMinRows = 6,000 pool rows (Contexts·Arms; the paper's largest
-// pool is 300 × 20) the neural learners keep gram.Confidence over a dense
-// kernel, which updates every block every round. Above it, NewNeuralModel
-// keeps lazyConfidence (confidence_lazy.go): V as the Cholesky factor of the
-// t×t dual matrix (gram.Stream), NTK signals only for the rows updates name,
-// and a block computed exactly on demand, by forward substitution, for the
+// pool is 300 × 20) the neural learners keep gram.Confidence over the pool's
+// gradient kernel, its entries computed on demand in blocks (exactKernel,
+// neural.go; the rows updates name are kept once a context far behind is
+// read, gram.Keeper), which brings a context's block up to date when it is
+// read. Above it, NewNeuralModel keeps lazyConfidence (confidence_lazy.go):
+// V as the Cholesky factor of the t×t dual matrix (gram.Stream), NTK
+// signals only for the rows updates name, and a block computed exactly on
+// demand, by forward substitution, for the
 // contexts a rule reads; memory is O(t² + t·(d + Lw) + Contexts·Arms) instead
 // of O(rows·t). Norms only shrink as V grows, so a block solved earlier bounds
 // the norms above: the argmax rules (eq. 3 in MaxNormContext, APO's joint

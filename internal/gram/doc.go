@@ -94,8 +94,9 @@
 //
 // A rule that takes the argmax of the largest pair norm over the fresh
 // contexts (eq. 3 in the fresh-context reading) calls PrepareArgmax first:
-// the contexts are solved in panels of about a hundred rows, one block of
-// rows of L at a time, and after each block every context's norm is bounded
+// the contexts are solved in panels of whole contexts of at most 128 fresh
+// rows (panelRows; one context if it has more), one block of rows of L at a
+// time, and after each block every context's norm is bounded
 // from above by its partial solve (every further row of L only removes a
 // square, and boundTol covers the rounding); a context whose bound falls
 // below the largest exact norm before it in the rule's walk is dropped,

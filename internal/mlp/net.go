@@ -98,7 +98,8 @@ func (b *Batch) Resize(a Arch, rows int) {
 func (b *Batch) Input(a Arch, r int) []float64 { return b.H[0][r*a.In : (r+1)*a.In] }
 
 // blockRows is the number of rows Forward and Backward take through every
-// layer before moving to the next rows, so that a block's activations and
+// layer before moving to another block (Forward from the last block to the
+// first, Backward from the first), so that a block's activations and
 // signals are still in cache when the next layer reads them. Every entry
 // is computed by the same chain of fused multiply–adds whatever the block
 // size: the chains of the weight gradients run over the rows in increasing
