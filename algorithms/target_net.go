@@ -162,7 +162,7 @@ func (n *tgNet) syncT() {
 	}
 }
 
-// layerW returns W_l (w × fanIn, row-major) of θ for l ≥ 1, and v.
+// tgLayer returns W_l (w × w, row-major) of θ for l ≥ 1, and tgOut v.
 func tgLayer(a mlp.Arch, theta []float64, l int) []float64 {
 	off := a.In*a.Width + (l-1)*a.Width*a.Width
 	return theta[off : off+a.Width*a.Width]
@@ -174,8 +174,8 @@ func tgOut(a mlp.Arch, theta []float64) []float64 {
 }
 
 // forward computes the activations and outputs of the rows sel of x (all
-// rows of x when sel is nil) into b. zero reports h ≡ 0 (θ = θ0 mirrored):
-// the outputs are then exact zeros.
+// rows of x when sel is nil) into b. Where h ≡ 0 (θ = θ0 mirrored,
+// mlp.Net.IdenticallyZero) the outputs are exact zeros.
 func (n *tgNet) forward(x *tgRows, sel []int, b *tgBatch) {
 	a := n.net.Arch
 	w := a.Width
