@@ -16,7 +16,7 @@ import (
 // experiments.CacheVersion (the theory runs Neural-ADB through package
 // experiments). Bump it whenever a change to this package changes the
 // numbers Run produces.
-const CacheVersion = 4
+const CacheVersion = 5
 
 // RunCached is Run followed by Results.Write(out), with the written files also
 // kept under cacheDir (one folder per size and CacheVersion). When that folder

@@ -13,7 +13,7 @@ import (
 )
 
 // Write writes every table and figure of r into dir and returns the paths:
-// theorem1.csv, theorem1_summary.csv, theorem1-seeds.csv (every sequence's
+// theorem1.csv, theorem1_summary.csv, theorem1_seeds.csv (every sequence's
 // values at every checkpoint, from which the other two are computed),
 // effective_dimension.csv, kappa.csv,
 // counterexample.txt, summary.md and the figures theorem1_bounds,
@@ -27,7 +27,7 @@ func (r *Results) Write(dir string) ([]string, error) {
 	}{
 		{"theorem1.csv", r.writeTheorem1CSV},
 		{"theorem1_summary.csv", r.writeSummaryCSV},
-		{"theorem1-seeds.csv", r.writeSeedsCSV},
+		{"theorem1_seeds.csv", r.writeSeedsCSV},
 		{"effective_dimension.csv", r.writePaperCSV},
 		{"kappa.csv", r.writeKappaCSV},
 		{"counterexample.txt", r.writeCounterexamples},

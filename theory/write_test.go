@@ -158,7 +158,7 @@ func TestGeneratorTitles(t *testing.T) {
 
 // TestSeedsRecomputeTheorem1 recomputes theorem1.csv's mean norm and
 // violation counts of every generator, checkpoint and claim from
-// theorem1-seeds.csv alone, as a reader of the committed files would.
+// theorem1_seeds.csv alone, as a reader of the committed files would.
 func TestSeedsRecomputeTheorem1(t *testing.T) {
 	r := smallResults(t)
 	dir := t.TempDir()
@@ -188,7 +188,7 @@ func TestSeedsRecomputeTheorem1(t *testing.T) {
 	type key struct{ gen, T string }
 	sum, n := map[key]float64{}, map[key]int{}
 	viol := map[key]map[string]int{}
-	for _, row := range read("theorem1-seeds.csv") {
+	for _, row := range read("theorem1_seeds.csv") {
 		k := key{row["generator"], row["T"]}
 		v, err := strconv.ParseFloat(row["max_norm"], 64)
 		if err != nil {

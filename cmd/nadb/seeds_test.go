@@ -18,7 +18,7 @@ import (
 // the next make figures writes their seeds. figures/theory's
 // theorem1_summary.csv is computed from theorem1.csv beside it (per T, the
 // mean over sequences and the counts of violations), whose per-sequence
-// values are in theorem1-seeds.csv (checked by TestTheorySeedsFile).
+// values are in theorem1_seeds.csv (checked by TestTheorySeedsFile).
 func TestSummariesHaveSeeds(t *testing.T) {
 	dir := filepath.Join(root, "figures")
 	stale := 0
@@ -58,11 +58,11 @@ func TestSummariesHaveSeeds(t *testing.T) {
 }
 
 // TestTheorySeedsFile: the committed theory outputs include the per-sequence
-// values (theorem1-seeds.csv), a row per sequence and checkpoint of
+// values (theorem1_seeds.csv), a row per sequence and checkpoint of
 // theorem1.csv.
 func TestTheorySeedsFile(t *testing.T) {
 	dir := filepath.Join(root, "figures", "theory")
-	seeds, err := os.ReadFile(filepath.Join(dir, "theorem1-seeds.csv"))
+	seeds, err := os.ReadFile(filepath.Join(dir, "theorem1_seeds.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +81,6 @@ func TestTheorySeedsFile(t *testing.T) {
 		want += n
 	}
 	if got := strings.Count(string(seeds), "\n") - 1; got != want {
-		t.Errorf("theorem1-seeds.csv has %d rows, theorem1.csv counts %d sequences × checkpoints", got, want)
+		t.Errorf("theorem1_seeds.csv has %d rows, theorem1.csv counts %d sequences × checkpoints", got, want)
 	}
 }
