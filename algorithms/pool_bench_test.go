@@ -7,10 +7,14 @@ import (
 )
 
 // benchPool32 returns a float32 pool of 1,024 contexts × 8 arms × 1,024
-// features (32 MB), the shape of the embedding pools scaled down.
+// features (32 MB), the shape of the README's 100,000-prompt embedding pool scaled down.
 func benchPool32(b *testing.B) *Pool {
-	const C, K, d = 1024, 8, 1024
-	rng := rand.New(rand.NewPCG(1, 1))
+	return randomPool32(b, 1024, 8, 1024, rand.New(rand.NewPCG(1, 1)))
+}
+
+// randomPool32 returns a float32 pool of C contexts × K arms × d standard
+// normal features drawn from rng.
+func randomPool32(b *testing.B, C, K, d int, rng *rand.Rand) *Pool {
 	x := make([]float32, C*K*d)
 	for i := range x {
 		x[i] = float32(rng.NormFloat64())
@@ -71,14 +75,7 @@ func BenchmarkPoolValidate(b *testing.B) {
 func BenchmarkTargetReplay(b *testing.B) {
 	const C, K, d, answers = 1024, 8, 256, 2000
 	rng := rand.New(rand.NewPCG(2, 2))
-	x := make([]float32, C*K*d)
-	for i := range x {
-		x[i] = float32(rng.NormFloat64())
-	}
-	p, err := NewPoolFloat32(C, K, d, x)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := randomPool32(b, C, K, d, rng)
 	qs := make([]Query, answers)
 	for i := range qs {
 		a := rng.IntN(K)
