@@ -68,10 +68,7 @@ func (k *BlockKernel) ColumnsTo(dst []float64, lo, hi int, cols []int) {
 		}
 	}
 	const tile = crossRows * crossBlock
-	if len(k.tiles) < 3*tile {
-		k.tiles = make([]float64, 3*tile)
-	}
-	acc, dd, hh := k.tiles[:tile], k.tiles[tile:2*tile], k.tiles[2*tile:]
+	acc, dd, hh := tileBuffers(&k.tiles, tile)
 	bias := 0.0
 	if a.Bias {
 		bias = 1

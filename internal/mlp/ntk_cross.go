@@ -39,10 +39,7 @@ func (k *StreamKernel) rowsRangeTo(dst []float64, nrows int, sig func(m int) []f
 		return
 	}
 	const tile = crossRows * crossBlock
-	if len(k.tiles) < 3*tile {
-		k.tiles = make([]float64, 3*tile)
-	}
-	acc, dd, hh := k.tiles[:tile], k.tiles[tile:2*tile], k.tiles[2*tile:]
+	acc, dd, hh := tileBuffers(&k.tiles, tile)
 	two := 1.0 // factor of the products of hidden signals
 	if halves {
 		two = 2
@@ -96,4 +93,16 @@ func (k *StreamKernel) CrossRangeTo(dst []float64, x0, x1 int, cols []int, c0, c
 		x, w := k.fresh.signal(m)
 		return x[x0*w : x1*w]
 	}, cols, c0, c1, k.committed.halves && k.fresh.halves)
+}
+
+// tileBuffers returns three tiles of n values from *buf, growing it first
+// when it is shorter than 3n: the accumulator and the two factor tiles of
+// the kernel products (StreamKernel.rowsRangeTo, BlockKernel.ColumnsTo and
+// KeptTo).
+func tileBuffers(buf *[]float64, n int) (acc, dd, hh []float64) {
+	if len(*buf) < 3*n {
+		*buf = make([]float64, 3*n)
+	}
+	b := *buf
+	return b[:n], b[n : 2*n], b[2*n:]
 }

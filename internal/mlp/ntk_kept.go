@@ -63,10 +63,7 @@ func (k *BlockKernel) KeptTo(dst []float64, lo, hi, j0, j1 int) {
 		panic("mlp: KeptTo beyond the kept columns")
 	}
 	const tile = crossRows * crossBlock
-	if len(k.tiles) < 3*tile {
-		k.tiles = make([]float64, 3*tile)
-	}
-	acc, dd, hh := k.tiles[:tile], k.tiles[tile:2*tile], k.tiles[2*tile:]
+	acc, dd, hh := tileBuffers(&k.tiles, tile)
 	bias := 0.0
 	if a.Bias {
 		bias = 1
