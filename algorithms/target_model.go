@@ -22,6 +22,7 @@ type tgMember struct {
 	tau    float64   // temperature fitted to marg
 	tll    float64   // discounted prequential log-likelihood at τ
 	w      float64   // model-averaging weight
+	tcache plusTempCache
 }
 
 // linear reports whether the member is the linear part alone.
@@ -131,7 +132,7 @@ func (m *tgModel) train() {
 	}
 	gamma := 1 - 1/m.opt.PreqHalfLife
 	for _, mb := range m.members {
-		mb.tau, mb.tll = plusFitTemperature(mb.marg, gamma)
+		mb.tau, mb.tll = mb.tcache.fit(mb.marg, gamma) // plusFitTemperature, bit for bit
 	}
 	for k, mb := range m.members {
 		if mb.tll > m.members[m.best].tll {

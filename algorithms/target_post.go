@@ -83,6 +83,7 @@ type tgPosterior struct {
 	recM    []float64 // prequential margins (member in use)
 	recV    []float64 // and variances (without ν̂²)
 	u, psi  []float64
+	nuCache plusNuCache // fitNu's terms, kept across refits (plus_fitcache.go)
 }
 
 func newTGPosterior(d, w int) *tgPosterior {
@@ -247,9 +248,11 @@ func (ps *tgPosterior) record(margin, v float64) {
 }
 
 // fitNu refits (τ̂, ν̂²) on the prequential records, by neural-adb-plus's
-// grid search (plusPosterior.fitNu).
+// grid search (plusPosterior.fitNu), with its cache of the records' terms
+// kept from one refit to the next (the records only grow; the fit is bit
+// for bit that without the cache).
 func (ps *tgPosterior) fitNu(gamma float64) {
-	p := plusPosterior{recM: ps.recM, recV: ps.recV, nu2: ps.nu2, tau: ps.tau}
+	p := plusPosterior{recM: ps.recM, recV: ps.recV, nu2: ps.nu2, tau: ps.tau, nuCache: ps.nuCache}
 	p.fitNu(gamma)
-	ps.tau, ps.nu2 = p.tau, p.nu2
+	ps.tau, ps.nu2, ps.nuCache = p.tau, p.nu2, p.nuCache
 }
