@@ -2,7 +2,6 @@ package algorithms
 
 import (
 	"math"
-	"sort"
 
 	"github.com/neural-adb/nadb/internal/gemm"
 )
@@ -154,9 +153,17 @@ func (l *NeuralADBTarget) predictDuels(cands []tgCand, o Offer, repeats bool) []
 				ps = append(ps, scored{a, b, finiteOrLowest(v)})
 			}
 		}
-		sort.SliceStable(ps, func(i, j int) bool { return ps[i].v > ps[j].v })
-		for _, s := range ps[:min(len(ps), l.opt.PairsPerContext)] {
-			out = append(out, tgDuel{k: k, a: s.a, b: s.b})
+		// The first PairsPerContext of ps in decreasing v, ties in pair
+		// order (those a stable sort puts first), by repeated selection.
+		for range min(len(ps), l.opt.PairsPerContext) {
+			best := 0
+			for i := 1; i < len(ps); i++ {
+				if ps[i].v > ps[best].v {
+					best = i
+				}
+			}
+			out = append(out, tgDuel{k: k, a: ps[best].a, b: ps[best].b})
+			ps = append(ps[:best], ps[best+1:]...)
 		}
 	}
 	return out
