@@ -18,7 +18,10 @@
 // correctly rounded operations (product, sum, quotient, square root), and
 // the element-wise steps of the closed-form kernel entries of package mlp,
 // ScaleShift (x ← a·x + b), AddProduct (acc ← acc + (a·d)·(b·h + c)) and
-// ScaleTo (dst ← x·s), each operation rounded on its own.
+// ScaleTo (dst ← x·s), each operation rounded on its own, and AxpyRows
+// (y ← y + a_t·x_{idx_t} over the rows idx of x in turn, each product rounded
+// before its sum: the sparse first layer of a network, y kept in registers
+// from the first row to the last).
 //
 // Matrices are row-major with rows stored contiguously (stride = columns).
 // Destinations must not overlap the operands. Slices shorter than their
@@ -55,7 +58,8 @@
 // TestPathsBitIdentical requires bit-identical results from every path of the
 // machine and from a plain reference loop over many shapes;
 // TestStridedBitIdentical and TestAdamStepBitIdentical do the same for the
-// strided products and the Adam step.
+// strided products and the Adam step, and TestAxpyRowsBitIdentical requires
+// AxpyRows' bits from one Axpy per row in turn.
 //
 // # Kernels
 //

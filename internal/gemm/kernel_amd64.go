@@ -194,6 +194,30 @@ func avx2Axpy(y *float64, x *float64, n int, c *[3]float64)
 func avx2ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
 
 //go:noescape
+func avx2AxpyRows1(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows2(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows3(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows4(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows5(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows6(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows7(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
+func avx2AxpyRows8(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+
+//go:noescape
 func avx2Peak(n int)
 
 //go:noescape
@@ -543,6 +567,30 @@ func avx512Axpy(y *float64, x *float64, n int, c *[3]float64)
 
 //go:noescape
 func avx512ScaleTo(dst *float64, x *float64, n int, c *[3]float64)
+
+//go:noescape
+func avx512AxpyRows1(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows2(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows3(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows4(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows5(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows6(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows7(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+
+//go:noescape
+func avx512AxpyRows8(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
 
 //go:noescape
 func avx512Peak(n int)

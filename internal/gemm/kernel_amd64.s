@@ -4358,6 +4358,390 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2AxpyRows1(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows1(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMASKMOVPD (AX), Y0, Y1
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y2
+	VMASKMOVPD   (R8), Y0, Y3
+	VMULPD       Y3, Y2, Y3
+	VADDPD       Y1, Y3, Y1
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMASKMOVPD Y1, Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows2(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows2(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMASKMOVPD 32(AX), Y0, Y2
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y3
+	VMULPD       (R8), Y3, Y4
+	VADDPD       Y1, Y4, Y1
+	VMASKMOVPD   32(R8), Y0, Y4
+	VMULPD       Y4, Y3, Y4
+	VADDPD       Y2, Y4, Y2
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMASKMOVPD Y2, Y0, 32(AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows3(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows3(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMOVUPD    32(AX), Y2
+	VMASKMOVPD 64(AX), Y0, Y3
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y4
+	VMULPD       (R8), Y4, Y5
+	VADDPD       Y1, Y5, Y1
+	VMULPD       32(R8), Y4, Y5
+	VADDPD       Y2, Y5, Y2
+	VMASKMOVPD   64(R8), Y0, Y5
+	VMULPD       Y5, Y4, Y5
+	VADDPD       Y3, Y5, Y3
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMOVUPD    Y2, 32(AX)
+	VMASKMOVPD Y3, Y0, 64(AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows4(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows4(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMOVUPD    32(AX), Y2
+	VMOVUPD    64(AX), Y3
+	VMASKMOVPD 96(AX), Y0, Y4
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y5
+	VMULPD       (R8), Y5, Y6
+	VADDPD       Y1, Y6, Y1
+	VMULPD       32(R8), Y5, Y6
+	VADDPD       Y2, Y6, Y2
+	VMULPD       64(R8), Y5, Y6
+	VADDPD       Y3, Y6, Y3
+	VMASKMOVPD   96(R8), Y0, Y6
+	VMULPD       Y6, Y5, Y6
+	VADDPD       Y4, Y6, Y4
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMOVUPD    Y2, 32(AX)
+	VMOVUPD    Y3, 64(AX)
+	VMASKMOVPD Y4, Y0, 96(AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows5(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows5(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMOVUPD    32(AX), Y2
+	VMOVUPD    64(AX), Y3
+	VMOVUPD    96(AX), Y4
+	VMASKMOVPD 128(AX), Y0, Y5
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y6
+	VMULPD       (R8), Y6, Y7
+	VADDPD       Y1, Y7, Y1
+	VMULPD       32(R8), Y6, Y7
+	VADDPD       Y2, Y7, Y2
+	VMULPD       64(R8), Y6, Y7
+	VADDPD       Y3, Y7, Y3
+	VMULPD       96(R8), Y6, Y7
+	VADDPD       Y4, Y7, Y4
+	VMASKMOVPD   128(R8), Y0, Y7
+	VMULPD       Y7, Y6, Y7
+	VADDPD       Y5, Y7, Y5
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMOVUPD    Y2, 32(AX)
+	VMOVUPD    Y3, 64(AX)
+	VMOVUPD    Y4, 96(AX)
+	VMASKMOVPD Y5, Y0, 128(AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows6(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows6(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMOVUPD    32(AX), Y2
+	VMOVUPD    64(AX), Y3
+	VMOVUPD    96(AX), Y4
+	VMOVUPD    128(AX), Y5
+	VMASKMOVPD 160(AX), Y0, Y6
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y7
+	VMULPD       (R8), Y7, Y8
+	VADDPD       Y1, Y8, Y1
+	VMULPD       32(R8), Y7, Y8
+	VADDPD       Y2, Y8, Y2
+	VMULPD       64(R8), Y7, Y8
+	VADDPD       Y3, Y8, Y3
+	VMULPD       96(R8), Y7, Y8
+	VADDPD       Y4, Y8, Y4
+	VMULPD       128(R8), Y7, Y8
+	VADDPD       Y5, Y8, Y5
+	VMASKMOVPD   160(R8), Y0, Y8
+	VMULPD       Y8, Y7, Y8
+	VADDPD       Y6, Y8, Y6
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMOVUPD    Y2, 32(AX)
+	VMOVUPD    Y3, 64(AX)
+	VMOVUPD    Y4, 96(AX)
+	VMOVUPD    Y5, 128(AX)
+	VMASKMOVPD Y6, Y0, 160(AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows7(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows7(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMOVUPD    32(AX), Y2
+	VMOVUPD    64(AX), Y3
+	VMOVUPD    96(AX), Y4
+	VMOVUPD    128(AX), Y5
+	VMOVUPD    160(AX), Y6
+	VMASKMOVPD 192(AX), Y0, Y7
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y8
+	VMULPD       (R8), Y8, Y9
+	VADDPD       Y1, Y9, Y1
+	VMULPD       32(R8), Y8, Y9
+	VADDPD       Y2, Y9, Y2
+	VMULPD       64(R8), Y8, Y9
+	VADDPD       Y3, Y9, Y3
+	VMULPD       96(R8), Y8, Y9
+	VADDPD       Y4, Y9, Y4
+	VMULPD       128(R8), Y8, Y9
+	VADDPD       Y5, Y9, Y5
+	VMULPD       160(R8), Y8, Y9
+	VADDPD       Y6, Y9, Y6
+	VMASKMOVPD   192(R8), Y0, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       Y7, Y9, Y7
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMOVUPD    Y2, 32(AX)
+	VMOVUPD    Y3, 64(AX)
+	VMOVUPD    Y4, 96(AX)
+	VMOVUPD    Y5, 128(AX)
+	VMOVUPD    Y6, 160(AX)
+	VMASKMOVPD Y7, Y0, 192(AX)
+	VZEROUPPER
+	RET
+
+// func avx2AxpyRows8(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
+// Requires: AVX
+TEXT ·avx2AxpyRows8(SB), NOSPLIT, $0-56
+	MOVQ       y+0(FP), AX
+	MOVQ       x+8(FP), CX
+	MOVQ       ld+16(FP), DX
+	SHLQ       $0x03, DX
+	MOVQ       idx+24(FP), BX
+	MOVQ       a+32(FP), SI
+	MOVQ       n+40(FP), DI
+	MOVQ       mask+48(FP), R8
+	VMOVDQU    (R8), Y0
+	VMOVUPD    (AX), Y1
+	VMOVUPD    32(AX), Y2
+	VMOVUPD    64(AX), Y3
+	VMOVUPD    96(AX), Y4
+	VMOVUPD    128(AX), Y5
+	VMOVUPD    160(AX), Y6
+	VMOVUPD    192(AX), Y7
+	VMASKMOVPD 224(AX), Y0, Y8
+	TESTQ      DI, DI
+	JZ         store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Y9
+	VMULPD       (R8), Y9, Y10
+	VADDPD       Y1, Y10, Y1
+	VMULPD       32(R8), Y9, Y10
+	VADDPD       Y2, Y10, Y2
+	VMULPD       64(R8), Y9, Y10
+	VADDPD       Y3, Y10, Y3
+	VMULPD       96(R8), Y9, Y10
+	VADDPD       Y4, Y10, Y4
+	VMULPD       128(R8), Y9, Y10
+	VADDPD       Y5, Y10, Y5
+	VMULPD       160(R8), Y9, Y10
+	VADDPD       Y6, Y10, Y6
+	VMULPD       192(R8), Y9, Y10
+	VADDPD       Y7, Y10, Y7
+	VMASKMOVPD   224(R8), Y0, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       Y8, Y10, Y8
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD    Y1, (AX)
+	VMOVUPD    Y2, 32(AX)
+	VMOVUPD    Y3, 64(AX)
+	VMOVUPD    Y4, 96(AX)
+	VMOVUPD    Y5, 128(AX)
+	VMOVUPD    Y6, 160(AX)
+	VMOVUPD    Y7, 192(AX)
+	VMASKMOVPD Y8, Y0, 224(AX)
+	VZEROUPPER
+	RET
+
 // func avx2Peak(n int)
 // Requires: AVX, FMA3
 TEXT ·avx2Peak(SB), NOSPLIT, $0-8
@@ -14986,6 +15370,390 @@ loop:
 	JNZ     loop
 
 done:
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows1(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows1(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD.Z (AX), K1, Z0
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z1
+	VMOVUPD.Z    (R8), K1, Z2
+	VMULPD       Z2, Z1, Z2
+	VADDPD       Z0, Z2, Z0
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, K1, (AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows2(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows2(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD.Z 64(AX), K1, Z1
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z2
+	VMULPD       (R8), Z2, Z3
+	VADDPD       Z0, Z3, Z0
+	VMOVUPD.Z    64(R8), K1, Z3
+	VMULPD       Z3, Z2, Z3
+	VADDPD       Z1, Z3, Z1
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, K1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows3(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows3(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD.Z 128(AX), K1, Z2
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z3
+	VMULPD       (R8), Z3, Z4
+	VADDPD       Z0, Z4, Z0
+	VMULPD       64(R8), Z3, Z4
+	VADDPD       Z1, Z4, Z1
+	VMOVUPD.Z    128(R8), K1, Z4
+	VMULPD       Z4, Z3, Z4
+	VADDPD       Z2, Z4, Z2
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, K1, 128(AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows4(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows4(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD   128(AX), Z2
+	VMOVUPD.Z 192(AX), K1, Z3
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z4
+	VMULPD       (R8), Z4, Z5
+	VADDPD       Z0, Z5, Z0
+	VMULPD       64(R8), Z4, Z5
+	VADDPD       Z1, Z5, Z1
+	VMULPD       128(R8), Z4, Z5
+	VADDPD       Z2, Z5, Z2
+	VMOVUPD.Z    192(R8), K1, Z5
+	VMULPD       Z5, Z4, Z5
+	VADDPD       Z3, Z5, Z3
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, K1, 192(AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows5(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows5(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD   128(AX), Z2
+	VMOVUPD   192(AX), Z3
+	VMOVUPD.Z 256(AX), K1, Z4
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z5
+	VMULPD       (R8), Z5, Z6
+	VADDPD       Z0, Z6, Z0
+	VMULPD       64(R8), Z5, Z6
+	VADDPD       Z1, Z6, Z1
+	VMULPD       128(R8), Z5, Z6
+	VADDPD       Z2, Z6, Z2
+	VMULPD       192(R8), Z5, Z6
+	VADDPD       Z3, Z6, Z3
+	VMOVUPD.Z    256(R8), K1, Z6
+	VMULPD       Z6, Z5, Z6
+	VADDPD       Z4, Z6, Z4
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z4, K1, 256(AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows6(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows6(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD   128(AX), Z2
+	VMOVUPD   192(AX), Z3
+	VMOVUPD   256(AX), Z4
+	VMOVUPD.Z 320(AX), K1, Z5
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z6
+	VMULPD       (R8), Z6, Z7
+	VADDPD       Z0, Z7, Z0
+	VMULPD       64(R8), Z6, Z7
+	VADDPD       Z1, Z7, Z1
+	VMULPD       128(R8), Z6, Z7
+	VADDPD       Z2, Z7, Z2
+	VMULPD       192(R8), Z6, Z7
+	VADDPD       Z3, Z7, Z3
+	VMULPD       256(R8), Z6, Z7
+	VADDPD       Z4, Z7, Z4
+	VMOVUPD.Z    320(R8), K1, Z7
+	VMULPD       Z7, Z6, Z7
+	VADDPD       Z5, Z7, Z5
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z4, 256(AX)
+	VMOVUPD Z5, K1, 320(AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows7(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows7(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD   128(AX), Z2
+	VMOVUPD   192(AX), Z3
+	VMOVUPD   256(AX), Z4
+	VMOVUPD   320(AX), Z5
+	VMOVUPD.Z 384(AX), K1, Z6
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z7
+	VMULPD       (R8), Z7, Z8
+	VADDPD       Z0, Z8, Z0
+	VMULPD       64(R8), Z7, Z8
+	VADDPD       Z1, Z8, Z1
+	VMULPD       128(R8), Z7, Z8
+	VADDPD       Z2, Z8, Z2
+	VMULPD       192(R8), Z7, Z8
+	VADDPD       Z3, Z8, Z3
+	VMULPD       256(R8), Z7, Z8
+	VADDPD       Z4, Z8, Z4
+	VMULPD       320(R8), Z7, Z8
+	VADDPD       Z5, Z8, Z5
+	VMOVUPD.Z    384(R8), K1, Z8
+	VMULPD       Z8, Z7, Z8
+	VADDPD       Z6, Z8, Z6
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z4, 256(AX)
+	VMOVUPD Z5, 320(AX)
+	VMOVUPD Z6, K1, 384(AX)
+	VZEROUPPER
+	RET
+
+// func avx512AxpyRows8(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AxpyRows8(SB), NOSPLIT, $0-56
+	MOVQ      y+0(FP), AX
+	MOVQ      x+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	SHLQ      $0x03, DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      a+32(FP), SI
+	MOVQ      n+40(FP), DI
+	MOVQ      mask+48(FP), R8
+	KMOVW     R8, K1
+	VMOVUPD   (AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD   128(AX), Z2
+	VMOVUPD   192(AX), Z3
+	VMOVUPD   256(AX), Z4
+	VMOVUPD   320(AX), Z5
+	VMOVUPD   384(AX), Z6
+	VMOVUPD.Z 448(AX), K1, Z7
+	TESTQ     DI, DI
+	JZ        store
+
+loop:
+	MOVLQSX      (BX), R8
+	IMULQ        DX, R8
+	ADDQ         CX, R8
+	VBROADCASTSD (SI), Z8
+	VMULPD       (R8), Z8, Z9
+	VADDPD       Z0, Z9, Z0
+	VMULPD       64(R8), Z8, Z9
+	VADDPD       Z1, Z9, Z1
+	VMULPD       128(R8), Z8, Z9
+	VADDPD       Z2, Z9, Z2
+	VMULPD       192(R8), Z8, Z9
+	VADDPD       Z3, Z9, Z3
+	VMULPD       256(R8), Z8, Z9
+	VADDPD       Z4, Z9, Z4
+	VMULPD       320(R8), Z8, Z9
+	VADDPD       Z5, Z9, Z5
+	VMULPD       384(R8), Z8, Z9
+	VADDPD       Z6, Z9, Z6
+	VMOVUPD.Z    448(R8), K1, Z9
+	VMULPD       Z9, Z8, Z9
+	VADDPD       Z7, Z9, Z7
+	ADDQ         $0x04, BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          loop
+
+store:
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z4, 256(AX)
+	VMOVUPD Z5, 320(AX)
+	VMOVUPD Z6, 384(AX)
+	VMOVUPD Z7, K1, 448(AX)
 	VZEROUPPER
 	RET
 

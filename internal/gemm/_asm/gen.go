@@ -66,6 +66,9 @@ func main() {
 		mask(s)
 		adam(s)
 		combine(s)
+		for nv := 1; nv <= axpyRowsMax; nv++ {
+			axpyRows(s, nv)
+		}
 		peak(s)
 		if !s.avx512 {
 			markAbove(s)
@@ -728,6 +731,95 @@ func rowKernel(s isa, nv int, masked bool) {
 			VMASKMOVPD(accs[v], sm, m)
 		default:
 			VMOVUPD(accs[v], m)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// axpyRowsMax is the most vectors of y one axpyRows kernel keeps in
+// registers (accumulators + the broadcast, the product and the AVX2 mask
+// ≤ 16 registers).
+const axpyRowsMax = 8
+
+// axpyRows generates <isa>AxpyRows<nv>(y, x *float64, ld int, idx *int32,
+// a *float64, n int, mask): for t = 0, 1, …, n−1 in turn,
+//
+//	y ← y + a[t]·x[idx[t]·ld : …]   (nv vectors, the last one limited by mask)
+//
+// with y held in registers from the first row to the last, each product
+// rounded before its sum, as <isa>Axpy forms each element.
+func axpyRows(s isa, nv int) {
+	TEXT(fmt.Sprintf("%sAxpyRows%d", s.name, nv), NOSPLIT, "func(y, x *float64, ld int, idx *int32, a *float64, n int, mask "+s.mask+")")
+	Pragma("noescape")
+	vbytes := 8 * s.lanes
+	y := Load(Param("y"), GP64())
+	x := Load(Param("x"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(3), ld)
+	ip := Load(Param("idx"), GP64())
+	ap := Load(Param("a"), GP64())
+	n := Load(Param("n"), GP64())
+	var kmask OpmaskVirtual
+	var mv VecVirtual
+	if s.avx512 {
+		mbits := GP64()
+		Load(Param("mask"), mbits)
+		kmask = K()
+		KMOVW(mbits.As32(), kmask)
+	} else {
+		mp := Load(Param("mask"), GP64())
+		mv = s.vec()
+		VMOVDQU(Mem{Base: mp}, mv)
+	}
+	// load reads vector v at m (the last one masked, its other lanes 0).
+	load := func(m Mem, v int, dst VecVirtual) {
+		switch {
+		case v < nv-1:
+			VMOVUPD(m, dst)
+		case s.avx512:
+			VMOVUPD_Z(m, kmask, dst)
+		default:
+			VMASKMOVPD(m, mv, dst)
+		}
+	}
+	accs := make([]VecVirtual, nv)
+	for v := range accs {
+		accs[v] = s.vec()
+		load(Mem{Base: y, Disp: v * vbytes}, v, accs[v])
+	}
+	TESTQ(n, n)
+	JZ(LabelRef("store"))
+	row, t, p := GP64(), s.vec(), s.vec()
+	Label("loop")
+	MOVLQSX(Mem{Base: ip}, row)
+	IMULQ(ld, row)
+	ADDQ(x, row)
+	VBROADCASTSD(Mem{Base: ap}, t)
+	for v := range nv {
+		m := Mem{Base: row, Disp: v * vbytes}
+		if v < nv-1 {
+			VMULPD(m, t, p) // a·x
+		} else {
+			load(m, v, p)
+			VMULPD(p, t, p)
+		}
+		VADDPD(accs[v], p, accs[v]) // y + …
+	}
+	ADDQ(U8(4), ip)
+	ADDQ(U8(8), ap)
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("store")
+	for v := range nv {
+		m := Mem{Base: y, Disp: v * vbytes}
+		switch {
+		case v < nv-1:
+			VMOVUPD(accs[v], m)
+		case s.avx512:
+			VMOVUPD(accs[v], kmask, m)
+		default:
+			VMASKMOVPD(accs[v], mv, m)
 		}
 	}
 	VZEROUPPER()

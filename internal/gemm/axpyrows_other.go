@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package gemm
+
+func axpyRowsAsm(p Path, y, x []float64, ld int, idx []int32, a []float64) {
+	panic("gemm: no assembly kernels on this architecture")
+}
