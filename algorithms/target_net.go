@@ -135,6 +135,11 @@ type tgBatch struct {
 	dl   [][]float64
 	out  []float64
 	x    []float64 // the dense input rows (denseEnough)
+
+	// backward's sparse first layer: the batch's non-zeros by column
+	// (column j: colRow, colVal[colPtr[j]:colPtr[j+1]]); colNext scratch.
+	colPtr, colRow, colNext []int32
+	colVal                  []float64
 }
 
 func (b *tgBatch) resize(a mlp.Arch, rows int) {
@@ -217,10 +222,9 @@ func (n *tgNet) sparseFirst(x *tgRows, sel []int, h1 []float64) {
 			src = sel[r]
 		}
 		idx, val := x.row(src)
-		dst := h1[r*w : (r+1)*w]
-		for k, j := range idx {
-			plusAxpy(val[k], n.w1t[int(j)*w:int(j+1)*w], dst)
-		}
+		// dst += val[k]·w1t[idx[k]] for each non-zero in turn (its values
+		// are non-zero: plusAxpy would skip none).
+		gemm.AxpyRows(h1[r*w:(r+1)*w], n.w1t, w, idx, val)
 	}
 }
 
@@ -245,16 +249,46 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 		gemm.AddTransMulTo(grad[:d*w], d1, b.x, w, rows, d)
 		return
 	}
-	clear(g1t[:d*w])
+	// g1t[j] = Σ_r x_rj·d1[r] over the batch rows r in order: the batch's
+	// non-zeros by column (each column's rows ascending), then one
+	// gemm.AxpyRows per column, which adds them in the same order as an
+	// Axpy per non-zero row by row.
+	b.colPtr = resizeInt32(b.colPtr, d+1)
+	clear(b.colPtr)
+	nnz := 0
+	for r := range rows {
+		src := r
+		if sel != nil {
+			src = sel[r]
+		}
+		idx, _ := x.row(src)
+		for _, j := range idx {
+			b.colPtr[j+1]++
+		}
+		nnz += len(idx)
+	}
+	for j := range d {
+		b.colPtr[j+1] += b.colPtr[j]
+	}
+	b.colRow, b.colVal = resizeInt32(b.colRow, nnz), resize(b.colVal, nnz)
+	b.colNext = append(resizeInt32(b.colNext, d)[:0], b.colPtr[:d]...)
 	for r := range rows {
 		src := r
 		if sel != nil {
 			src = sel[r]
 		}
 		idx, val := x.row(src)
-		dr := d1[r*w : (r+1)*w]
 		for k, j := range idx {
-			plusAxpy(val[k], dr, g1t[int(j)*w:int(j+1)*w])
+			at := b.colNext[j]
+			b.colRow[at], b.colVal[at] = int32(r), val[k]
+			b.colNext[j]++
+		}
+	}
+	clear(g1t[:d*w])
+	for j := range d {
+		lo, hi := b.colPtr[j], b.colPtr[j+1]
+		if lo < hi {
+			gemm.AxpyRows(g1t[j*w:(j+1)*w], d1, w, b.colRow[lo:hi], b.colVal[lo:hi])
 		}
 	}
 	for k := range w {
@@ -262,4 +296,11 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 			grad[k*d+j] += g1t[j*w+k]
 		}
 	}
+}
+
+func resizeInt32(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int32, n)
 }

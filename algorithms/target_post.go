@@ -213,10 +213,8 @@ func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel) {
 	}
 	for r := range R {
 		idx, val := b.x.row(r)
-		dst := zs[r*m : (r+1)*m]
-		for k, j := range idx {
-			plusAxpy(val[k], ps.cov[int(j)*m:int(j+1)*m], dst)
-		}
+		// zs_r += val[k]·Σ_{idx[k]} for each non-zero in turn.
+		gemm.AxpyRows(zs[r*m:(r+1)*m], ps.cov, m, idx, val)
 	}
 	b.q = resize(b.q, b.n()*K*K)
 	for i := range b.n() {
