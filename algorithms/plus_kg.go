@@ -137,30 +137,13 @@ func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
 		ws.env, ws.cut = make([]int, 0, K), make([]float64, 0, K)
 	}
 	// The lines that can reach the envelope, by increasing slope, then
-	// increasing mean, equal ones in arm order (an insertion sort: the order
-	// of a stable sort). Every line is written and the count advanced past
-	// those that pass the filter (no branch on it). No value is NaN here:
-	// the filter admits none but best's, and with best's every other arm
-	// fails it.
+	// increasing mean (equal ones in any order: see kgInsertion).
 	sb, sm := ws.sb[:K], ws.sm[:K]
-	mb, bb := mu[best], b[best]
-	n := 0
-	for a := range mu {
-		ba, ma := b[a], mu[a]
-		sb[n], sm[n] = ba, ma
-		pass := mb-ma < 8*math.Abs(ba-bb)
-		if a == best {
-			pass = true
-		}
-		n += kgB2i(pass)
-	}
-	for k := 1; k < n; k++ {
-		bk, mk := sb[k], sm[k]
-		q := k
-		for ; q > 0 && (bk < sb[q-1] || (bk == sb[q-1] && mk < sm[q-1])); q-- {
-			sb[q], sm[q] = sb[q-1], sm[q-1]
-		}
-		sb[q], sm[q] = bk, mk
+	var n int
+	if K <= kgNetArms {
+		n = kgSortNet(mu, b, best, sb, sm)
+	} else {
+		n = kgSortInsert(mu, b, best, sb, sm)
 	}
 	if n < 2 {
 		return 0
@@ -198,4 +181,127 @@ func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
 		kg += (sb[env[k]] - sb[env[k-1]]) * (plusPhi(-c)*(-c) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi))
 	}
 	return kg
+}
+
+// kgPass reports whether arm a's line can reach the envelope within 8
+// standard deviations: mu[best] − mu[a] < 8·|b_a − b_best|, and always for
+// best. No line that passes has a NaN: the test admits none but best's, and
+// with best's every other arm fails it.
+func kgPass(mb, bb, ma, ba float64, a, best int) bool {
+	pass := mb-ma < 8*math.Abs(ba-bb)
+	if a == best {
+		pass = true
+	}
+	return pass
+}
+
+// kgSortInsert writes the lines that pass kgPass to sb, sm (slopes, means),
+// sorted by kgInsertion, and returns their number. Every line is written
+// and the count advanced past those that pass (no branch on the test).
+func kgSortInsert(mu, b []float64, best int, sb, sm []float64) int {
+	mb, bb := mu[best], b[best]
+	n := 0
+	for a := range mu {
+		ba, ma := b[a], mu[a]
+		sb[n], sm[n] = ba, ma
+		n += kgB2i(kgPass(mb, bb, ma, ba, a, best))
+	}
+	kgInsertion(sb[:n], sm[:n])
+	return n
+}
+
+// kgInsertion sorts the lines (sb[k], sm[k]) by increasing slope, then
+// increasing mean, lines equal in both (==) kept in their order (an
+// insertion sort). The envelope does not depend on the order of such equal
+// lines: they differ at most in the signs of zero slopes or means, the
+// later one replaces the earlier (same slope), and a zero's sign can only
+// change the sign of a zero cut, which is compared (−0 == +0) and taken
+// in absolute value; a slope is only subtracted from a different slope.
+func kgInsertion(sb, sm []float64) {
+	sm = sm[:len(sb)]
+	for k := 1; k < len(sb); k++ {
+		bk, mk := sb[k], sm[k]
+		q := k
+		for ; q > 0 && (bk < sb[q-1] || (bk == sb[q-1] && mk < sm[q-1])); q-- {
+			sb[q], sm[q] = sb[q-1], sm[q-1]
+		}
+		sb[q], sm[q] = bk, mk
+	}
+}
+
+// kgNetArms is the most arms kgSortNet sorts (its network's width).
+const kgNetArms = 10
+
+// kgSortNet is kgSortInsert for up to kgNetArms arms, with the lines first
+// put in order of slope by a sorting network without branches. Each arm's
+// key is its slope's order as an int64 (the bits for x ≥ +0; for x < 0 the
+// bits with all but the sign flipped), its low 4 bits replaced by the arm
+// (distinct keys); the lines that fail kgPass, and the network's unused
+// inputs, get the key MaxInt64, above every finite or infinite slope's.
+// The key order is the slope order except between slopes that differ only
+// in those 4 bits or are ±0, and means are not looked at: kgInsertion then
+// finishes the order (one comparison a line when nothing is out of place).
+func kgSortNet(mu, b []float64, best int, sb, sm []float64) int {
+	var keys [16]int64
+	for a := range keys[:kgNetArms] {
+		keys[a] = math.MaxInt64
+	}
+	mb, bb := mu[best], b[best]
+	n := 0
+	for a := range mu[:min(len(mu), kgNetArms)] {
+		ba, ma := b[a], mu[a]
+		pass := kgB2i(kgPass(mb, bb, ma, ba, a, best))
+		u := int64(math.Float64bits(ba))
+		k := (u^int64(uint64(u>>63)>>1))&^15 | int64(a)
+		drop := int64(pass) - 1 // 0 if the line passes, −1 if not
+		keys[a] = k&^drop | math.MaxInt64&drop
+		n += pass
+	}
+	if n < 2 {
+		return n
+	}
+	kgNet10(&keys)
+	for k := range sb[:n] {
+		a := keys[k&15] & 15
+		sb[k], sm[k] = b[a], mu[a]
+	}
+	kgInsertion(sb[:n], sm[:n])
+	return n
+}
+
+// kgNet10 sorts k[0:10] into increasing order: a network of 29
+// comparators in 8 layers (Waksman's size; checked on every 0/1 input by
+// TestKGNet10).
+func kgNet10(k *[16]int64) {
+	k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 := k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9]
+	k0, k8 = min(k0, k8), max(k0, k8)
+	k1, k9 = min(k1, k9), max(k1, k9)
+	k2, k7 = min(k2, k7), max(k2, k7)
+	k3, k5 = min(k3, k5), max(k3, k5)
+	k4, k6 = min(k4, k6), max(k4, k6)
+	k0, k2 = min(k0, k2), max(k0, k2)
+	k1, k4 = min(k1, k4), max(k1, k4)
+	k5, k8 = min(k5, k8), max(k5, k8)
+	k7, k9 = min(k7, k9), max(k7, k9)
+	k0, k3 = min(k0, k3), max(k0, k3)
+	k2, k4 = min(k2, k4), max(k2, k4)
+	k5, k7 = min(k5, k7), max(k5, k7)
+	k6, k9 = min(k6, k9), max(k6, k9)
+	k0, k1 = min(k0, k1), max(k0, k1)
+	k3, k6 = min(k3, k6), max(k3, k6)
+	k8, k9 = min(k8, k9), max(k8, k9)
+	k1, k5 = min(k1, k5), max(k1, k5)
+	k2, k3 = min(k2, k3), max(k2, k3)
+	k4, k8 = min(k4, k8), max(k4, k8)
+	k6, k7 = min(k6, k7), max(k6, k7)
+	k1, k2 = min(k1, k2), max(k1, k2)
+	k3, k5 = min(k3, k5), max(k3, k5)
+	k4, k6 = min(k4, k6), max(k4, k6)
+	k7, k8 = min(k7, k8), max(k7, k8)
+	k2, k3 = min(k2, k3), max(k2, k3)
+	k4, k5 = min(k4, k5), max(k4, k5)
+	k6, k7 = min(k6, k7), max(k6, k7)
+	k3, k4 = min(k3, k4), max(k3, k4)
+	k5, k6 = min(k5, k6), max(k5, k6)
+	k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9] = k0, k1, k2, k3, k4, k5, k6, k7, k8, k9
 }

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -60,8 +61,9 @@ func plusKGReference(mu, b []float64, best int) float64 {
 }
 
 // TestPlusKGExact: plusKG equals its reference bit for bit on random lines
-// with tied slopes and means, signed zeros, infinities and NaNs, for K from
-// 1 to 40 (one workspace throughout, as in use).
+// with tied and nearly tied (a few ulps) slopes and means, signed zeros,
+// infinities and NaNs, for K from 1 to 40 (one workspace throughout, as in
+// use): K ≤ 10 goes through kgSortNet, larger K through kgSortInsert.
 func TestPlusKGExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e300, 5e-324}
@@ -71,6 +73,12 @@ func TestPlusKGExact(t *testing.T) {
 			return special[rng.IntN(len(special))]
 		case r < 4 && len(prev) > 0:
 			return prev[rng.IntN(len(prev))] // a tie
+		case r == 4 && len(prev) > 0: // a near tie, within kgSortNet's 4 key bits
+			v := prev[rng.IntN(len(prev))]
+			for range rng.IntN(20) {
+				v = math.Nextafter(v, math.Inf(2*rng.IntN(2)-1))
+			}
+			return v
 		case r < 6:
 			return math.Round(rng.NormFloat64()*4) / 4
 		default:
@@ -97,6 +105,31 @@ func TestPlusKGExact(t *testing.T) {
 		got := plusKG(mu, b, best, &ws)
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 			t.Fatalf("mu %v, b %v, best %d: plusKG %v, reference %v", mu, b, best, got, want)
+		}
+	}
+}
+
+// TestKGNet10: kgNet10 sorts every input of 0s and 1s (so every input, by
+// the 0-1 principle) and leaves k[10:] alone.
+func TestKGNet10(t *testing.T) {
+	for m := range 1 << 10 {
+		var k [16]int64
+		for i := range k {
+			k[i] = int64(m>>i&1) - int64(i/10*(i+1))
+		}
+		want := k
+		kgNet10(&k)
+		for i := 1; i < 10; i++ {
+			if k[i] < k[i-1] {
+				t.Fatalf("input %010b: output %v not sorted", m, k[:10])
+			}
+		}
+		ones := 0
+		for i := range 10 {
+			ones += int(k[i])
+		}
+		if ones != bits.OnesCount(uint(m)) || [6]int64(k[10:]) != [6]int64(want[10:]) {
+			t.Fatalf("input %010b: output %v, want %d ones and %v after", m, k, bits.OnesCount(uint(m)), want[10:])
 		}
 	}
 }
