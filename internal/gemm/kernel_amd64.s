@@ -4742,6 +4742,70 @@ store:
 	VZEROUPPER
 	RET
 
+// func avx2Log1p(dst *float64, x *float64, n int, c *[12]float64)
+// Requires: AVX
+TEXT ·avx2Log1p(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VBROADCASTSD (BX), Y0
+	VBROADCASTSD 8(BX), Y1
+	VBROADCASTSD 16(BX), Y2
+	VBROADCASTSD 24(BX), Y3
+	VBROADCASTSD 88(BX), Y4
+	TESTQ        DX, DX
+	JZ           done
+
+loop:
+	VMOVUPD      (CX), Y5
+	VANDPD       Y4, Y5, Y6
+	VMULPD       Y2, Y5, Y7
+	VMULPD       Y5, Y7, Y7
+	VADDPD       Y3, Y5, Y11
+	VDIVPD       Y11, Y5, Y8
+	VMULPD       Y8, Y8, Y9
+	VBROADCASTSD 80(BX), Y11
+	VMULPD       Y11, Y9, Y10
+	VBROADCASTSD 72(BX), Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y9, Y10, Y10
+	VBROADCASTSD 64(BX), Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y9, Y10, Y10
+	VBROADCASTSD 56(BX), Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y9, Y10, Y10
+	VBROADCASTSD 48(BX), Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y9, Y10, Y10
+	VBROADCASTSD 40(BX), Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y9, Y10, Y10
+	VBROADCASTSD 32(BX), Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y9, Y10, Y10
+	VADDPD       Y7, Y10, Y10
+	VMULPD       Y8, Y10, Y10
+	VSUBPD       Y10, Y7, Y10
+	VSUBPD       Y10, Y5, Y10
+	VMULPD       Y5, Y5, Y11
+	VMULPD       Y2, Y11, Y11
+	VSUBPD       Y11, Y5, Y11
+	VCMPPD       $0x11, Y0, Y6, Y7
+	VBLENDVPD    Y7, Y11, Y10, Y10
+	VCMPPD       $0x11, Y1, Y6, Y7
+	VBLENDVPD    Y7, Y5, Y10, Y10
+	VMOVUPD      Y10, (AX)
+	ADDQ         $0x00000020, CX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000004, DX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func avx2Peak(n int)
 // Requires: AVX, FMA3
 TEXT ·avx2Peak(SB), NOSPLIT, $0-8
@@ -15754,6 +15818,70 @@ store:
 	VMOVUPD Z5, 320(AX)
 	VMOVUPD Z6, 384(AX)
 	VMOVUPD Z7, K1, 448(AX)
+	VZEROUPPER
+	RET
+
+// func avx512Log1p(dst *float64, x *float64, n int, c *[12]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512Log1p(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         c+24(FP), BX
+	VBROADCASTSD (BX), Z0
+	VBROADCASTSD 8(BX), Z1
+	VBROADCASTSD 16(BX), Z2
+	VBROADCASTSD 24(BX), Z3
+	VBROADCASTSD 88(BX), Z4
+	TESTQ        DX, DX
+	JZ           done
+
+loop:
+	VMOVUPD      (CX), Z5
+	VPANDQ       Z4, Z5, Z6
+	VMULPD       Z2, Z5, Z7
+	VMULPD       Z5, Z7, Z7
+	VADDPD       Z3, Z5, Z11
+	VDIVPD       Z11, Z5, Z8
+	VMULPD       Z8, Z8, Z9
+	VBROADCASTSD 80(BX), Z11
+	VMULPD       Z11, Z9, Z10
+	VBROADCASTSD 72(BX), Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VBROADCASTSD 64(BX), Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VBROADCASTSD 56(BX), Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VBROADCASTSD 48(BX), Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VBROADCASTSD 40(BX), Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VBROADCASTSD 32(BX), Z11
+	VADDPD       Z11, Z10, Z10
+	VMULPD       Z9, Z10, Z10
+	VADDPD       Z7, Z10, Z10
+	VMULPD       Z8, Z10, Z10
+	VSUBPD       Z10, Z7, Z10
+	VSUBPD       Z10, Z5, Z10
+	VMULPD       Z5, Z5, Z11
+	VMULPD       Z2, Z11, Z11
+	VSUBPD       Z11, Z5, Z11
+	VCMPPD       $0x11, Z0, Z6, K1
+	VMOVAPD      Z11, K1, Z10
+	VCMPPD       $0x11, Z1, Z6, K1
+	VMOVAPD      Z5, K1, Z10
+	VMOVUPD      Z10, (AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          loop
+
+done:
 	VZEROUPPER
 	RET
 

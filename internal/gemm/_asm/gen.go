@@ -69,6 +69,7 @@ func main() {
 		for nv := 1; nv <= axpyRowsMax; nv++ {
 			axpyRows(s, nv)
 		}
+		log1p(s)
 		peak(s)
 		if !s.avx512 {
 			markAbove(s)
@@ -822,6 +823,87 @@ func axpyRows(s isa, nv int) {
 			VMASKMOVPD(accs[v], mv, m)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// log1p generates <isa>Log1p(dst, x *float64, n int, c *[12]float64) for n
+// a multiple of lanes: math.Log1p's value where it takes no argument
+// reduction, one correctly rounded operation at a time in its order,
+//
+//	|x| < 2⁻⁵⁴:  x
+//	|x| < 2⁻²⁹:  x − (x·x)·0.5
+//	else:        f − (h − s·(h + R)),  f = x, h = (0.5·f)·f, s = f/(2 + f),
+//	             z = s·s, R = z·(Lp1 + z·(Lp2 + … + z·Lp7))
+//
+// with c = {2⁻²⁹, 2⁻⁵⁴, 0.5, 2, Lp1, …, Lp7, abs mask}; the caller
+// replaces the lanes outside (√2/2 − 1, √2 − 1) (package gemm's Log1p).
+func log1p(s isa) {
+	TEXT(s.name+"Log1p", NOSPLIT, "func(dst, x *float64, n int, c *[12]float64)")
+	Pragma("noescape")
+	dst := Load(Param("dst"), GP64())
+	x := Load(Param("x"), GP64())
+	n := Load(Param("n"), GP64())
+	cp := Load(Param("c"), GP64())
+	c := func(i int) Mem { return Mem{Base: cp, Disp: 8 * i} }
+	small, tiny, half, two := s.vec(), s.vec(), s.vec(), s.vec()
+	VBROADCASTSD(c(0), small)
+	VBROADCASTSD(c(1), tiny)
+	VBROADCASTSD(c(2), half)
+	VBROADCASTSD(c(3), two)
+	abs := s.vec()
+	VBROADCASTSD(c(11), abs)
+	f, a, h, sv, z, p, t := s.vec(), s.vec(), s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	VMOVUPD(Mem{Base: x}, f)
+	if s.avx512 {
+		VPANDQ(abs, f, a) // |x|
+	} else {
+		VANDPD(abs, f, a)
+	}
+	VMULPD(half, f, h) // 0.5·f
+	VMULPD(f, h, h)    // h = (0.5·f)·f
+	VADDPD(two, f, t)  // 2 + f
+	VDIVPD(t, f, sv)   // s = f/(2 + f)
+	VMULPD(sv, sv, z)  // z = s·s
+	VBROADCASTSD(c(10), t)
+	VMULPD(t, z, p) // z·Lp7
+	for i := 9; i >= 4; i-- {
+		VBROADCASTSD(c(i), t)
+		VADDPD(t, p, p) // Lp_{i−3} + …
+		if i > 4 {
+			VMULPD(z, p, p) // z·(…)
+		}
+	}
+	VMULPD(z, p, p)    // R = z·(Lp1 + …)
+	VADDPD(h, p, p)    // h + R
+	VMULPD(sv, p, p)   // s·(h + R)
+	VSUBPD(p, h, p)    // h − s·(h + R)
+	VSUBPD(p, f, p)    // f − (…)
+	VMULPD(f, f, t)    // x·x
+	VMULPD(half, t, t) // (x·x)·0.5
+	VSUBPD(t, f, t)    // x − (x·x)·0.5
+	if s.avx512 {
+		ks, kt := K(), K()
+		VCMPPD(U8(0x11), small, a, ks) // |x| < 2⁻²⁹ (LT_OQ)
+		VMOVAPD(t, ks, p)
+		VCMPPD(U8(0x11), tiny, a, kt) // |x| < 2⁻⁵⁴
+		VMOVAPD(f, kt, p)
+	} else {
+		m := s.vec()
+		VCMPPD(U8(0x11), small, a, m)
+		VBLENDVPD(m, t, p, p)
+		VCMPPD(U8(0x11), tiny, a, m)
+		VBLENDVPD(m, f, p, p)
+	}
+	VMOVUPD(p, Mem{Base: dst})
+	ADDQ(U32(8*s.lanes), x)
+	ADDQ(U32(8*s.lanes), dst)
+	SUBQ(U32(s.lanes), n)
+	JNZ(LabelRef("loop"))
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
