@@ -124,6 +124,7 @@ type NeuralADBTarget struct {
 	two            *tgRows
 	ws             kgScratch
 	beta, scores   []float64
+	lnArg, lnVal   []float64 // acquire: arguments and values of log1p
 }
 
 func init() {

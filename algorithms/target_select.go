@@ -239,18 +239,27 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			out = append(out, total)
 			continue
 		}
-		total, n := 0.0, 0
+		// Σ_p −½ log(1 − ρ_p²) over the target duels in order, the
+		// logarithms of all of them at once (gemm.Log1p: math.Log1p's bits).
+		args := l.lnArg[:0]
 		for p, tp := range l.tpairs {
 			ti, a, b := int(tp[0]), int(tp[1]), int(tp[2])
 			if !l.opt.OwnContext && set == t && ti == i {
 				continue
 			}
-			n++
 			c := nu2 * (beta[ti*K+a] - beta[ti*K+b])
 			rho2 := c * c / (den * tden[p])
-			total -= 0.5 * math.Log1p(-min(rho2, 1-1e-12))
+			args = append(args, -min(rho2, 1-1e-12))
 		}
-		out = append(out, total/float64(max(n, 1)))
+		l.lnArg = args
+		logs := resize(l.lnVal, len(args))
+		l.lnVal = logs
+		gemm.Log1p(logs, args)
+		total := 0.0
+		for _, v := range logs {
+			total -= 0.5 * v
+		}
+		out = append(out, total/float64(max(len(args), 1)))
 	}
 	l.scores = out
 	return out
