@@ -288,17 +288,25 @@ func (m *tgModel) newtonU(mb *tgMember) {
 	}
 }
 
-// hess sets y = (Σ_s w_s z_s z_sᵀ + lu I) v.
+// hess sets y = (Σ_s w_s z_s z_sᵀ + lu I) v: each z_s·v is tgRows.dot's
+// sum, written out here (no call per duel, no bounds check on val).
 func (m *tgModel) hess(y, v []float64, lu float64) {
 	for i := range y {
 		y[i] = lu * v[i]
 	}
-	for s := range m.duels {
-		t := m.nw[s] * m.zd.dot(s, v)
+	zd := m.zd
+	nw := m.nw[:len(m.duels)]
+	for s := range nw {
+		idx, val := zd.row(s)
+		val = val[:len(idx)]
+		t := 0.0
+		for k, j := range idx {
+			t += val[k] * v[j]
+		}
+		t = nw[s] * t
 		if t == 0 {
 			continue
 		}
-		idx, val := m.zd.row(s)
 		for k, j := range idx {
 			y[j] += t * val[k]
 		}

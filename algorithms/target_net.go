@@ -80,6 +80,7 @@ func (s *tgRows) row(r int) ([]int32, []float64) {
 // dot returns row r · y.
 func (s *tgRows) dot(r int, y []float64) float64 {
 	idx, val := s.row(r)
+	val = val[:len(idx)]
 	t := 0.0
 	for k, j := range idx {
 		t += val[k] * y[j]
