@@ -73,10 +73,40 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 			for a := range K {
 				bs[a] = blk[a*M+j] * den[j]
 			}
-			total[j] += plusKG(mu, bs, best, &l.kgWS)
+			ws.calls = append(ws.calls, kgCall{j: int32(j), segs: int32(kgSegments(mu, bs, best, ws))})
+		}
+		if len(ws.cs) >= kgBatch {
+			ws.flush(total)
 		}
 	}
+	ws.flush(total)
 	return append(dst, total...)
+}
+
+// kgBatch is about how many envelope segments knowledgeGradient gathers
+// before it evaluates their normal loss in one gemm.NormalLoss call.
+const kgBatch = 512
+
+// kgCall is one plusKG call that knowledgeGradient defers: the candidate
+// and the number of its segments in kgScratch.db and cs.
+type kgCall struct{ j, segs int32 }
+
+// flush completes the deferred calls in order: each call's sum over its
+// segments, as plusKG forms it, is added to total[j]; the buffers are
+// emptied.
+func (ws *kgScratch) flush(total []float64) {
+	g := growF(&ws.g, len(ws.cs))
+	gemm.NormalLoss(g, ws.cs)
+	s := 0
+	for _, q := range ws.calls {
+		kg := 0.0
+		for k := s; k < s+int(q.segs); k++ {
+			kg += float64(ws.db[k] * g[k])
+		}
+		s += int(q.segs)
+		total[q.j] += kg
+	}
+	ws.calls, ws.db, ws.cs = ws.calls[:0], ws.db[:0], ws.cs[:0]
 }
 
 // kgB2i returns 1 for true, 0 for false (compiled without a branch).
@@ -108,10 +138,13 @@ func plusArgmax(mu []float64) int {
 	return best
 }
 
-// kgScratch is the workspace of plusKG.
+// kgScratch is the workspace of plusKG and knowledgeGradient; db, cs and
+// calls hold the segments and calls knowledgeGradient defers.
 type kgScratch struct {
 	env                                                 []int
 	cut, sb, sm, sp, den, psi, col, beta, bs, total, bb []float64
+	db, cs, g                                           []float64
+	calls                                               []kgCall
 	live                                                []uint8
 }
 
@@ -127,10 +160,26 @@ func growF(buf *[]float64, n int) []float64 {
 // plusKG returns E[max_a (mu_a + b_a Z)] − max_a mu_a for Z ~ N(0,1), exactly
 // (best = plusArgmax(mu)):
 // the upper envelope of the lines mu_a + b_a z, integrated against the normal
-// density (Frazier, Powell and Dayanik 2009).
+// density (Frazier, Powell and Dayanik 2009): the sum over the envelope's
+// segments k = 1, 2, … in order of (b_k − b_{k−1})·L(|z_k|), z_k the cut
+// where line k takes over and L the normal loss (gemm.NormalLoss).
 // Arms whose line cannot reach the envelope within 8 standard deviations are
 // ignored (their contribution is below 1e-14 of the slope differences).
 func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
+	s := len(ws.cs)
+	n := kgSegments(mu, b, best, ws)
+	kg := 0.0
+	for k := s; k < s+n; k++ {
+		c := ws.cs[k]
+		kg += float64(ws.db[k] * (float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)))
+	}
+	ws.db, ws.cs = ws.db[:s], ws.cs[:s]
+	return kg
+}
+
+// kgSegments appends the slope steps b_k − b_{k−1} and |z_k| of plusKG's
+// envelope segments to ws.db and ws.cs and returns their number.
+func kgSegments(mu, b []float64, best int, ws *kgScratch) int {
 	K := len(mu)
 	if cap(ws.sb) < K {
 		ws.sb, ws.sm = make([]float64, K), make([]float64, K)
@@ -175,12 +224,11 @@ func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
 		cut = append(cut, z)
 	}
 	ws.env, ws.cut = env, cut
-	kg := 0.0
 	for k := 1; k < len(env); k++ {
-		c := math.Abs(cut[k])
-		kg += (sb[env[k]] - sb[env[k-1]]) * (plusPhi(-c)*(-c) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi))
+		ws.db = append(ws.db, sb[env[k]]-sb[env[k-1]])
+		ws.cs = append(ws.cs, math.Abs(cut[k]))
 	}
-	return kg
+	return len(env) - 1
 }
 
 // kgPass reports whether arm a's line can reach the envelope within 8

@@ -55,7 +55,7 @@ func plusKGReference(mu, b []float64, best int) float64 {
 	kg := 0.0
 	for k := 1; k < len(env); k++ {
 		c := math.Abs(cut[k])
-		kg += (b[env[k]] - b[env[k-1]]) * (plusPhi(-c)*(-c) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi))
+		kg += float64((b[env[k]] - b[env[k-1]]) * (float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)))
 	}
 	return kg
 }
@@ -63,7 +63,9 @@ func plusKGReference(mu, b []float64, best int) float64 {
 // TestPlusKGExact: plusKG equals its reference bit for bit on random lines
 // with tied and nearly tied (a few ulps) slopes and means, signed zeros,
 // infinities and NaNs, for K from 1 to 40 (one workspace throughout, as in
-// use): K ≤ 10 goes through kgSortNet, larger K through kgSortInsert.
+// use): K ≤ 10 goes through kgSortNet, larger K through kgSortInsert. The
+// same calls deferred and completed by flush, as knowledgeGradient does
+// (gemm.NormalLoss on the gathered segments), add the same totals.
 func TestPlusKGExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e300, 5e-324}
@@ -85,7 +87,9 @@ func TestPlusKGExact(t *testing.T) {
 			return scale * rng.NormFloat64()
 		}
 	}
-	var ws kgScratch
+	var ws, batch kgScratch
+	var calls int
+	var want []float64
 	for trial := range 200000 {
 		K := 1 + rng.IntN(12)
 		if trial%50 == 0 {
@@ -96,15 +100,38 @@ func TestPlusKGExact(t *testing.T) {
 		for a := range K {
 			mu[a] = pick(1, mu[:a])
 			b[a] = pick(scale, b[:a])
+			if trial%3 == 1 { // lines tangent to scale·z²/2: long envelopes
+				z := 2 * rng.NormFloat64()
+				b[a], mu[a] = scale*z, -scale*z*z/2
+			}
 		}
 		best := plusArgmax(mu)
 		if trial%7 == 0 {
 			best = rng.IntN(K) // callers pass the argmax; any arm must still agree
 		}
-		want := plusKGReference(mu, b, best)
+		ref := plusKGReference(mu, b, best)
 		got := plusKG(mu, b, best, &ws)
-		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Fatalf("mu %v, b %v, best %d: plusKG %v, reference %v", mu, b, best, got, want)
+		if math.Float64bits(got) != math.Float64bits(ref) && !(math.IsNaN(got) && math.IsNaN(ref)) {
+			t.Fatalf("mu %v, b %v, best %d: plusKG %v, reference %v", mu, b, best, got, ref)
+		}
+		// The same call deferred as knowledgeGradient defers it, into
+		// one of 7 totals; flushed every so often, as there.
+		j := trial % 7
+		batch.calls = append(batch.calls, kgCall{j: int32(j), segs: int32(kgSegments(mu, b, best, &batch))})
+		calls++
+		want = append(want, ref)
+		if len(batch.cs) >= kgBatch || trial == 199999 {
+			total, wtotal := make([]float64, 7), make([]float64, 7)
+			for i, v := range want {
+				wtotal[(trial-calls+1+i)%7] += v
+			}
+			batch.flush(total)
+			for i := range total {
+				if math.Float64bits(total[i]) != math.Float64bits(wtotal[i]) && !(math.IsNaN(total[i]) && math.IsNaN(wtotal[i])) {
+					t.Fatalf("trials up to %d, total %d: deferred %v, plusKG %v", trial, i, total[i], wtotal[i])
+				}
+			}
+			calls, want = 0, want[:0]
 		}
 	}
 }
