@@ -21,8 +21,10 @@
 // ScaleTo (dst ← x·s), each operation rounded on its own, and AxpyRows
 // (y ← y + a_t·x_{idx_t} over the rows idx of x in turn, each product rounded
 // before its sum: the sparse first layer of a network, y kept in registers
-// from the first row to the last), and Log1p (math.Log1p's bits, the
-// arguments it reduces nothing for in vectors).
+// from the first row to the last), Log1p (math.Log1p's bits, the
+// arguments it reduces nothing for in vectors), and NormalLoss (the standard
+// normal loss φ(c) − c(1 − Φ(c)) with math.Erfc's and math.Exp's bits, 8
+// values at a time on the AVX-512 path).
 //
 // Matrices are row-major with rows stored contiguously (stride = columns).
 // Destinations must not overlap the operands. Slices shorter than their
@@ -60,8 +62,9 @@
 // machine and from a plain reference loop over many shapes;
 // TestStridedBitIdentical and TestAdamStepBitIdentical do the same for the
 // strided products and the Adam step, and TestAxpyRowsBitIdentical requires
-// AxpyRows' bits from one Axpy per row in turn and TestLog1pBitIdentical
-// math.Log1p's from Log1p.
+// AxpyRows' bits from one Axpy per row in turn, TestLog1pBitIdentical
+// math.Log1p's from Log1p and TestNormalLossBitIdentical the expression's
+// from NormalLoss.
 //
 // # Kernels
 //
