@@ -97,6 +97,18 @@ func (s *tgRows) dense(dst []float64, r int) {
 	}
 }
 
+// denseView returns the rows sel (all when nil) as a dense row-major
+// matrix (read only): the stored values themselves when sel is nil and
+// every row is full (they are then the dense rows in order), else the rows
+// written into *buf by denseTo.
+func (s *tgRows) denseView(buf *[]float64, sel []int) []float64 {
+	if sel == nil && len(s.val) == s.n()*s.dim {
+		return s.val
+	}
+	*buf = s.denseTo(*buf, sel)
+	return *buf
+}
+
 // denseEnough reports whether a quarter or more of the values are
 // non-zero: the first layer then runs dense (internal/gemm).
 func (s *tgRows) denseEnough() bool {
@@ -135,7 +147,8 @@ type tgBatch struct {
 	h    [][]float64
 	dl   [][]float64
 	out  []float64
-	x    []float64 // the dense input rows (denseEnough)
+	x    []float64 // the dense input rows (denseEnough) when copied
+	xd   []float64 // the dense input rows of the last forward: x or the rows' own values
 
 	// backward's sparse first layer: the batch's non-zeros by column
 	// (column j: colRow, colVal[colPtr[j]:colPtr[j+1]]); colNext scratch.
@@ -192,10 +205,10 @@ func (n *tgNet) forward(x *tgRows, sel []int, b *tgBatch) {
 	b.resize(a, rows)
 	h1 := b.h[0]
 	if x.denseEnough() {
-		b.x = x.denseTo(b.x, sel)
+		b.xd = x.denseView(&b.x, sel)
 		// x·W_1ᵀ as x·w1t: the product MulTransTo would form after
 		// transposing W_1 into the same d × w layout on every call.
-		gemm.MulTo(h1, b.x, n.w1t, rows, a.In, w)
+		gemm.MulTo(h1, b.xd, n.w1t, rows, a.In, w)
 	} else {
 		n.sparseFirst(x, sel, h1)
 	}
@@ -247,15 +260,16 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 	}
 	d1 := b.dl[0]
 	if x.denseEnough() {
-		gemm.AddTransMulTo(grad[:d*w], d1, b.x, w, rows, d)
+		gemm.AddTransMulTo(grad[:d*w], d1, b.xd, w, rows, d)
 		return
 	}
 	// g1t[j] = Σ_r x_rj·d1[r] over the batch rows r in order: the batch's
 	// non-zeros by column (each column's rows ascending), then one
 	// gemm.AxpyRows per column, which adds them in the same order as an
 	// Axpy per non-zero row by row.
-	b.colPtr = resizeInt32(b.colPtr, d+1)
-	clear(b.colPtr)
+	ptr := resizeInt32(b.colPtr, d+1)
+	b.colPtr = ptr
+	clear(ptr)
 	nnz := 0
 	for r := range rows {
 		src := r
@@ -264,32 +278,34 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 		}
 		idx, _ := x.row(src)
 		for _, j := range idx {
-			b.colPtr[j+1]++
+			ptr[j+1]++
 		}
 		nnz += len(idx)
 	}
 	for j := range d {
-		b.colPtr[j+1] += b.colPtr[j]
+		ptr[j+1] += ptr[j]
 	}
-	b.colRow, b.colVal = resizeInt32(b.colRow, nnz), resize(b.colVal, nnz)
-	b.colNext = append(resizeInt32(b.colNext, d)[:0], b.colPtr[:d]...)
+	crow, cval := resizeInt32(b.colRow, nnz), resize(b.colVal, nnz)
+	next := append(resizeInt32(b.colNext, d)[:0], ptr[:d]...)
+	b.colRow, b.colVal, b.colNext = crow, cval, next
 	for r := range rows {
 		src := r
 		if sel != nil {
 			src = sel[r]
 		}
 		idx, val := x.row(src)
+		val = val[:len(idx)]
 		for k, j := range idx {
-			at := b.colNext[j]
-			b.colRow[at], b.colVal[at] = int32(r), val[k]
-			b.colNext[j]++
+			at := next[j]
+			crow[at], cval[at] = int32(r), val[k]
+			next[j] = at + 1
 		}
 	}
 	clear(g1t[:d*w])
 	for j := range d {
-		lo, hi := b.colPtr[j], b.colPtr[j+1]
+		lo, hi := ptr[j], ptr[j+1]
 		if lo < hi {
-			gemm.AxpyRows(g1t[j*w:(j+1)*w], d1, w, b.colRow[lo:hi], b.colVal[lo:hi])
+			gemm.AxpyRows(g1t[j*w:(j+1)*w], d1, w, crow[lo:hi], cval[lo:hi])
 		}
 	}
 	for k := range w {
