@@ -24,7 +24,9 @@
 // from the first row to the last), Log1p (math.Log1p's bits, the
 // arguments it reduces nothing for in vectors), and NormalLoss (the standard
 // normal loss φ(c) − c(1 − Φ(c)) with math.Erfc's and math.Exp's bits, 8
-// values at a time on the AVX-512 path).
+// values at a time on the AVX-512 path), and SlopeKeys (integer sort keys of
+// up to 16 lines' slopes, the lines that fail a test of their means and
+// slopes keyed last).
 //
 // Matrices are row-major with rows stored contiguously (stride = columns).
 // Destinations must not overlap the operands. Slices shorter than their
@@ -63,8 +65,8 @@
 // TestStridedBitIdentical and TestAdamStepBitIdentical do the same for the
 // strided products and the Adam step, and TestAxpyRowsBitIdentical requires
 // AxpyRows' bits from one Axpy per row in turn, TestLog1pBitIdentical
-// math.Log1p's from Log1p and TestNormalLossBitIdentical the expression's
-// from NormalLoss.
+// math.Log1p's from Log1p, TestNormalLossBitIdentical the expression's
+// from NormalLoss, and TestSlopeKeys the pure-Go keys from every path.
 //
 // # Kernels
 //
