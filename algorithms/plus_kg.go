@@ -281,30 +281,16 @@ func kgInsertion(sb, sm []float64) {
 const kgNetArms = 10
 
 // kgSortNet is kgSortInsert for up to kgNetArms arms, with the lines first
-// put in order of slope by a sorting network without branches. Each arm's
-// key is its slope's order as an int64 (the bits for x ≥ +0; for x < 0 the
-// bits with all but the sign flipped), its low 4 bits replaced by the arm
-// (distinct keys); the lines that fail kgPass, and the network's unused
-// inputs, get the key MaxInt64, above every finite or infinite slope's.
-// The key order is the slope order except between slopes that differ only
-// in those 4 bits or are ±0, and means are not looked at: kgInsertion then
-// finishes the order (one comparison a line when nothing is out of place).
+// put in order of slope by a sorting network without branches over the keys
+// of gemm.SlopeKeys (the test of kgPass, each slope's order as an int64
+// with the arm in its low 4 bits, MaxInt64 for the lines that fail and the
+// network's unused inputs). The key order is the slope order except
+// between slopes that differ only in those 4 bits or are ±0, and means are
+// not looked at: kgInsertion then finishes the order (one comparison a line
+// when nothing is out of place).
 func kgSortNet(mu, b []float64, best int, sb, sm []float64) int {
 	var keys [16]int64
-	for a := range keys[:kgNetArms] {
-		keys[a] = math.MaxInt64
-	}
-	mb, bb := mu[best], b[best]
-	n := 0
-	for a := range mu[:min(len(mu), kgNetArms)] {
-		ba, ma := b[a], mu[a]
-		pass := kgB2i(kgPass(mb, bb, ma, ba, a, best))
-		u := int64(math.Float64bits(ba))
-		k := (u^int64(uint64(u>>63)>>1))&^15 | int64(a)
-		drop := int64(pass) - 1 // 0 if the line passes, −1 if not
-		keys[a] = k&^drop | math.MaxInt64&drop
-		n += pass
-	}
+	n := gemm.SlopeKeys(&keys, mu, b, best)
 	if n < 2 {
 		return n
 	}
