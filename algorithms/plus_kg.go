@@ -73,9 +73,9 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 			for a := range K {
 				bs[a] = blk[a*M+j] * den[j]
 			}
-			ws.calls = append(ws.calls, kgCall{j: int32(j), segs: int32(kgSegments(mu, bs, best, ws))})
+			ws.add(j, mu, bs, best)
 		}
-		if len(ws.cs) >= kgBatch {
+		if ws.full() {
 			ws.flush(total)
 		}
 	}
@@ -83,13 +83,24 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	return append(dst, total...)
 }
 
-// kgBatch is about how many envelope segments knowledgeGradient gathers
-// before it evaluates their normal loss in one gemm.NormalLoss call.
+// kgBatch is about how many envelope segments are gathered (kgScratch.add)
+// before their normal loss is evaluated in one gemm.NormalLoss call.
 const kgBatch = 512
 
-// kgCall is one plusKG call that knowledgeGradient defers: the candidate
-// and the number of its segments in kgScratch.db and cs.
+// kgCall is one deferred plusKG call: the total it adds to and the number
+// of its segments in kgScratch.db and cs.
 type kgCall struct{ j, segs int32 }
+
+// add defers plusKG(mu, b, best, ws) for total j: the envelope's segments
+// are kept until flush adds their sum, the same bits as plusKG's, to
+// total[j]. Calls complete in the order they were added, so a total
+// receives its terms in that order.
+func (ws *kgScratch) add(j int, mu, b []float64, best int) {
+	ws.calls = append(ws.calls, kgCall{j: int32(j), segs: int32(kgSegments(mu, b, best, ws))})
+}
+
+// full reports whether the deferred segments reach kgBatch (time to flush).
+func (ws *kgScratch) full() bool { return len(ws.cs) >= kgBatch }
 
 // flush completes the deferred calls in order: each call's sum over its
 // segments, as plusKG forms it, is added to total[j]; the buffers are

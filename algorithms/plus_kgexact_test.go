@@ -117,10 +117,10 @@ func TestPlusKGExact(t *testing.T) {
 		// The same call deferred as knowledgeGradient defers it, into
 		// one of 7 totals; flushed every so often, as there.
 		j := trial % 7
-		batch.calls = append(batch.calls, kgCall{j: int32(j), segs: int32(kgSegments(mu, b, best, &batch))})
+		batch.add(j, mu, b, best)
 		calls++
 		want = append(want, ref)
-		if len(batch.cs) >= kgBatch || trial == 199999 {
+		if batch.full() || trial == 199999 {
 			total, wtotal := make([]float64, 7), make([]float64, 7)
 			for i, v := range want {
 				wtotal[(trial-calls+1+i)%7] += v
