@@ -157,6 +157,11 @@ type kgScratch struct {
 	db, cs, g                                           []float64
 	calls                                               []kgCall
 	live                                                []uint8
+	// keys is kgSortNet's: 128 bytes on the heap, which Go's allocator
+	// puts on a 128-byte boundary, so that gemm.SlopeKeys' two 64-byte
+	// stores each fill one cache line (on the stack they may straddle
+	// two, and the loads that follow then wait for them).
+	keys *[16]int64
 }
 
 // growF returns (*buf)[:n], reallocating if its capacity is short.
@@ -196,12 +201,15 @@ func kgSegments(mu, b []float64, best int, ws *kgScratch) int {
 		ws.sb, ws.sm = make([]float64, K), make([]float64, K)
 		ws.env, ws.cut = make([]int, 0, K), make([]float64, 0, K)
 	}
+	if ws.keys == nil {
+		ws.keys = new([16]int64)
+	}
 	// The lines that can reach the envelope, by increasing slope, then
 	// increasing mean (equal ones in any order: see kgInsertion).
 	sb, sm := ws.sb[:K], ws.sm[:K]
 	var n int
 	if K <= kgNetArms {
-		n = kgSortNet(mu, b, best, sb, sm)
+		n = kgSortNet(mu, b, best, sb, sm, ws.keys)
 	} else {
 		n = kgSortInsert(mu, b, best, sb, sm)
 	}
@@ -299,13 +307,12 @@ const kgNetArms = 10
 // between slopes that differ only in those 4 bits or are ±0, and means are
 // not looked at: kgInsertion then finishes the order (one comparison a line
 // when nothing is out of place).
-func kgSortNet(mu, b []float64, best int, sb, sm []float64) int {
-	var keys [16]int64
-	n := gemm.SlopeKeys(&keys, mu, b, best)
+func kgSortNet(mu, b []float64, best int, sb, sm []float64, keys *[16]int64) int {
+	n := gemm.SlopeKeys(keys, mu, b, best)
 	if n < 2 {
 		return n
 	}
-	kgNet10(&keys)
+	kgNet10(keys)
 	for k := range sb[:n] {
 		a := keys[k&15] & 15
 		sb[k], sm[k] = b[a], mu[a]
