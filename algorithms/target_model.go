@@ -55,6 +55,10 @@ type tgModel struct {
 	nw, ng    []float64
 	cgr, cgp  []float64
 	cgz, cgq  []float64
+	dz        *tgDenseZ // hess: zd densely (useDenseZ), when dzOn
+	dzOn      bool
+	hd, ha    []float64 // hessDense: z_s·v, the factors t_s ≠ 0
+	hsel      []int32   // and their duels
 	trial, dx []float64
 	out       []float64 // offsets: every row's output
 	chunk     []int     // offsets: the rows of a chunk
@@ -289,8 +293,13 @@ func (m *tgModel) newtonU(mb *tgMember) {
 }
 
 // hess sets y = (Σ_s w_s z_s z_sᵀ + lu I) v: each z_s·v is tgRows.dot's
-// sum, written out here (no call per duel, no bounds check on val).
+// sum, written out here (no call per duel, no bounds check on val). While
+// dense copies of zd are kept (useDenseZ), hessDense forms the same values
+// with vector products instead.
 func (m *tgModel) hess(y, v []float64, lu float64) {
+	if m.dzOn && m.hessDense(y, v, lu) {
+		return
+	}
 	for i := range y {
 		y[i] = lu * v[i]
 	}
@@ -313,6 +322,95 @@ func (m *tgModel) hess(y, v []float64, lu float64) {
 	}
 }
 
+// tgDenseZ is zd written out densely for hess: z (duels × d, row s the
+// differences of duel s) and zt (d × ld, row j column j of every duel).
+type tgDenseZ struct {
+	n, ld int
+	z, zt []float64
+}
+
+// sync extends the dense copies to every row of zd (whose rows are only
+// ever appended).
+func (dz *tgDenseZ) sync(zd *tgRows) {
+	n, d := zd.n(), zd.dim
+	if n == dz.n {
+		return
+	}
+	if n > dz.ld {
+		ld := max(2*dz.ld, n, 64)
+		zt := make([]float64, d*ld)
+		for j := range d {
+			copy(zt[j*ld:j*ld+dz.n], dz.zt[j*dz.ld:j*dz.ld+dz.n])
+		}
+		dz.zt, dz.ld = zt, ld
+	}
+	dz.z = append(dz.z, make([]float64, (n-dz.n)*d)...)
+	for s := dz.n; s < n; s++ {
+		row := dz.z[s*d : (s+1)*d]
+		zd.dense(row, s)
+		for j, v := range row {
+			dz.zt[j*dz.ld+s] = v
+		}
+	}
+	dz.n = n
+}
+
+// tgDenseZMax bounds the values of each dense copy of zd (8 MB).
+const tgDenseZMax = 1 << 20
+
+// useDenseZ decides whether hess runs on dense copies of zd (a quarter or
+// more of its values non-zero, at most tgDenseZMax values) and brings
+// them up to date.
+func (m *tgModel) useDenseZ() {
+	n, d := m.zd.n(), m.dim
+	m.dzOn = 4*len(m.zd.val) >= n*d && n*d <= tgDenseZMax
+	if !m.dzOn {
+		m.dz = nil
+		return
+	}
+	if m.dz == nil {
+		m.dz = &tgDenseZ{}
+	}
+	m.dz.sync(m.zd)
+}
+
+// hessDense sets hess's y through the dense copies of zd, each sum of the
+// same non-zero terms in the same order, with the zero entries' terms ±0
+// in between: they leave every sum as it is as long as v and the duels'
+// factors t_s are finite (0·v is ±0) and no entry of y starts as −0 (x + ±0
+// = x for x ≠ −0, and no sum of such values is −0). It reports false,
+// leaving y to the sparse loop, where that does not hold.
+func (m *tgModel) hessDense(y, v []float64, lu float64) bool {
+	dz, n, d := m.dz, len(m.duels), m.dim
+	for _, vi := range v {
+		if yi := lu * vi; math.IsNaN(vi) || math.IsInf(vi, 0) || yi == 0 && math.Signbit(yi) {
+			return false
+		}
+	}
+	// z_s·v of every duel s: the column-order sums from +0, 64 duels at a
+	// time (gemm.AxpyRows over the rows of zt).
+	t := resize(m.hd, n)
+	m.hd = t
+	clear(t)
+	gemm.AxpyRows(t, dz.zt, dz.ld, m.zd.cols, v)
+	sel, a := m.hsel[:0], m.ha[:0]
+	for s, zv := range t {
+		ts := m.nw[s] * zv
+		if math.IsNaN(ts) || math.IsInf(ts, 0) {
+			return false
+		}
+		if ts != 0 {
+			sel, a = append(sel, int32(s)), append(a, ts)
+		}
+	}
+	m.hsel, m.ha = sel, a
+	for i := range y {
+		y[i] = lu * v[i]
+	}
+	gemm.AxpyRows(y, dz.z, d, sel, a)
+	return true
+}
+
 // cg solves H x = b (hess) by preconditioned conjugate gradients; it
 // reports false if the iteration breaks down.
 func (m *tgModel) cg(x, b []float64, lu float64) bool {
@@ -322,6 +420,7 @@ func (m *tgModel) cg(x, b []float64, lu float64) bool {
 	diag, r, z, p := pre[:d], pre[d:2*d], pre[2*d:3*d], pre[3*d:]
 	q := resize(m.cgq, d)
 	m.cgq = q
+	m.useDenseZ()
 	for i := range diag {
 		diag[i] = lu
 	}

@@ -324,3 +324,69 @@ func TestTGRows(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetHessDense requires the bits of hess's sparse loop from its
+// dense products (hessDense) on duels of every density, with zero weights,
+// a column no duel touches, vectors holding +0, −0, subnormal and huge
+// values, and the sparse loop itself where v is not finite or an entry of
+// y would start at −0.
+func TestTargetHessDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e300, -1e-300, 1}
+	for _, c := range []struct{ d, nnz, n int }{{7, 7, 40}, {20, 20, 300}, {58, 20, 200}, {70, 18, 130}, {9, 3, 65}} {
+		m := &tgModel{dim: c.d, zd: newTGRows(c.d), dz: &tgDenseZ{}}
+		x := make([]float64, c.d)
+		for s := range c.n {
+			clear(x)
+			for range c.nnz {
+				x[rng.IntN(c.d)] = rng.NormFloat64()
+			}
+			if s%11 == 0 {
+				x[rng.IntN(c.d)] = special[rng.IntN(len(special))]
+			}
+			x[0] = 0 // a column no duel touches: y_0 = λu·v_0 throughout
+			m.zd.add(x)
+			m.duels = append(m.duels, [2]int32{})
+			w := rng.Float64() / 4
+			if s%7 == 0 {
+				w = 0
+			}
+			m.nw = append(m.nw, w)
+			if s == c.n/2 {
+				m.dz.sync(m.zd) // the copy grows as the duels do
+			}
+		}
+		// The dense copy whatever the density (useDenseZ keeps one for a
+		// quarter or more non-zeros only).
+		m.dz.sync(m.zd)
+		for trial := range 40 {
+			v := make([]float64, c.d)
+			for i := range v {
+				v[i] = rng.NormFloat64()
+				if rng.IntN(4) == 0 {
+					v[i] = special[rng.IntN(len(special))]
+				}
+			}
+			if trial%3 == 0 {
+				v[0] = math.Copysign(0, -1) // y_0 = −0, which the dense sums would turn to +0
+			}
+			if trial == 1 {
+				v[0] = math.Inf(1)
+			}
+			if trial == 2 {
+				v[c.d-1] = math.NaN()
+			}
+			got, want := make([]float64, c.d), make([]float64, c.d)
+			m.dzOn = true
+			m.hess(got, v, 0.5)
+			m.dzOn = false
+			m.hess(want, v, 0.5)
+			m.dzOn = true
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+					t.Fatalf("d=%d trial %d: y[%d] = %v, want %v", c.d, trial, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
