@@ -91,6 +91,7 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 		tr := math.Min(C, 256) * K // target sample rows (TargetContexts)
 		add("the other λ members' parameters and Adam moments", "width", 3*3*p)
 		add("rows the duels touch, sparse differences, prequential records", "rounds", 2*T*(d+8)+T*(2*d+12))
+		add("dense copies of the duels' differences and their transpose (kept while a quarter is non-zero and T·d ≤ tgDenseZMax)", "rounds", 2*math.Min(T*d, tgDenseZMax))
 		add("target sample: z, Z·Σ, S = Σ·Zᵀ, blocks, scores", "width", 3*tr*m+tr*(K+4))
 		add("candidates' state and products", "width", 32*K*(3*m+K)+32*(m+tr))
 		// The rebuild streams ψ 512 duels at a time and the linear part's
