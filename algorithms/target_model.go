@@ -490,6 +490,7 @@ func (m *tgModel) adam(mb *tgMember) {
 		steps = max(steps, min(m.opt.MaxSteps, m.opt.StepBudget/n))
 	}
 	full := n <= m.opt.MaxBatch
+	m.b.byCol = false // backward's lists: the full batch's, built once
 	// Full batch: every touched row once; mini-batch: two rows per drawn duel.
 	batch := m.duels
 	scale := 1.0
@@ -505,6 +506,7 @@ func (m *tgModel) adam(mb *tgMember) {
 				m.mini = append(m.mini, [2]int32{int32(2 * k), int32(2*k + 1)})
 			}
 			sel, batch = m.sel, m.mini
+			m.b.byCol = false // a new mini-batch
 			scale = float64(n) / float64(m.opt.MaxBatch)
 		}
 		mb.net.forward(m.rows, sel, &m.b)

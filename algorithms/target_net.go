@@ -152,8 +152,11 @@ type tgBatch struct {
 
 	// backward's sparse first layer: the batch's non-zeros by column
 	// (column j: colRow, colVal[colPtr[j]:colPtr[j+1]]); colNext scratch.
+	// byCol: they are those of the current batch (backward sets it; a
+	// caller that changes the rows or the selection of the batch clears it).
 	colPtr, colRow, colNext []int32
 	colVal                  []float64
+	byCol                   bool
 }
 
 func (b *tgBatch) resize(a mlp.Arch, rows int) {
@@ -267,6 +270,27 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 	// non-zeros by column (each column's rows ascending), then one
 	// gemm.AxpyRows per column, which adds them in the same order as an
 	// Axpy per non-zero row by row.
+	if !b.byCol {
+		b.byColumn(x, sel, rows, d)
+	}
+	ptr, crow, cval := b.colPtr, b.colRow, b.colVal
+	clear(g1t[:d*w])
+	for j := range d {
+		lo, hi := ptr[j], ptr[j+1]
+		if lo < hi {
+			gemm.AxpyRows(g1t[j*w:(j+1)*w], d1, w, crow[lo:hi], cval[lo:hi])
+		}
+	}
+	for k := range w {
+		for j := range d {
+			grad[k*d+j] += g1t[j*w+k]
+		}
+	}
+}
+
+// byColumn writes the non-zeros of the rows sel of x (all when nil; rows of
+// them) by column, each column's rows ascending, and sets byCol.
+func (b *tgBatch) byColumn(x *tgRows, sel []int, rows, d int) {
 	ptr := resizeInt32(b.colPtr, d+1)
 	b.colPtr = ptr
 	clear(ptr)
@@ -301,18 +325,7 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 			next[j] = at + 1
 		}
 	}
-	clear(g1t[:d*w])
-	for j := range d {
-		lo, hi := ptr[j], ptr[j+1]
-		if lo < hi {
-			gemm.AxpyRows(g1t[j*w:(j+1)*w], d1, w, crow[lo:hi], cval[lo:hi])
-		}
-	}
-	for k := range w {
-		for j := range d {
-			grad[k*d+j] += g1t[j*w+k]
-		}
-	}
+	b.byCol = true
 }
 
 func resizeInt32(s []int32, n int) []int32 {

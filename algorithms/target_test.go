@@ -97,6 +97,52 @@ func TestTargetSparseFirstLayer(t *testing.T) {
 	}
 }
 
+// TestTargetBackwardByColumn: backward's by-column lists, kept in the
+// batch from one call to the next, give the bits of lists built afresh for
+// the same batch, and a cleared byCol rebuilds them for another selection.
+func TestTargetBackwardByColumn(t *testing.T) {
+	p, _ := targetPool(t, 5, 6, 3, 1)
+	cfg := Default()
+	m, err := newTGModel(Env{Pool: p, Config: cfg, Seed: 3}, DefaultTargetOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := &m.members[0].net
+	rng := rand.New(rand.NewPCG(6, 6))
+	for i := range net.net.Theta {
+		net.net.Theta[i] += 0.1 * rng.NormFloat64()
+	}
+	net.net.SetTheta(net.net.Theta)
+	net.syncT()
+	rows := newTGRows(p.Dim)
+	for n := range p.Rows() {
+		rows.add(p.RowTo(nil, n))
+	}
+	grad := func(b *tgBatch, sel []int) []float64 {
+		net.forward(rows, sel, b)
+		c := make([]float64, b.rows)
+		for i := range c {
+			c[i] = float64(i%5) - 2
+		}
+		g := make([]float64, len(net.net.Theta))
+		net.backward(rows, sel, b, c, g, make([]float64, p.Dim*cfg.Width))
+		return g
+	}
+	var kept tgBatch
+	other := []int{3, 1, 1, 7, 0, 12, 5}
+	for step, sel := range [][]int{nil, nil, other, other, nil} {
+		if step == 0 || step == 2 || step == 4 {
+			kept.byCol = false // a new batch
+		}
+		got, want := grad(&kept, sel), grad(&tgBatch{}, sel)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("step %d: gradient %d = %v, want %v", step, i, got[i], want[i])
+			}
+		}
+	}
+}
+
 // TestTargetNewtonCG: the conjugate-gradient Newton steps in u reach the
 // minimiser that a dense Newton solve on the same loss reaches.
 func TestTargetNewtonCG(t *testing.T) {
