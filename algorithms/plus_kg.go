@@ -21,7 +21,7 @@ import (
 // and each context contributes E[max_a (h_a + β_a Z)] − max_a h_a (plusKG).
 func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 {
 	ps := l.post
-	m, N, K := ps.m, l.pool.Rows(), l.pool.Arms
+	m, K := ps.m, l.pool.Arms
 	M := len(qs)
 	h := l.model.H()
 	hm := l.model.Current().h // Fisher weights: the member the posterior is of
@@ -40,17 +40,21 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 		kappa := plusDsigmoid(hm[ra] - hm[rb])
 		den[j] = math.Sqrt(ps.nu2) / math.Sqrt(plusDot(psi, col)+1/kappa)
 	}
-	beta := growF(&ws.beta, N*M)
-	gemm.MulTo(beta, ps.z[:N*m], sp, N, m, M)
+	// β is formed context by context, one K×M block that stays in cache
+	// (not all N×M at once): each entry is the same chain of fused
+	// multiply–adds whatever rows a product has (gemm's reproducibility),
+	// so the bits are those of one product of all rows.
+	blk := growF(&ws.beta, K*M)
 	bs := growF(&ws.bs, K)
 	total := growF(&ws.total, M)
 	clear(total)
 	bb := growF(&ws.bb, M)
 	live := growB(&ws.live, (M+3)/4) // bit j%4 of live[j/4]: candidate j
-	// Context by context (the K×M block of β is contiguous), each candidate's
-	// total summed over contexts in increasing order.
+	// Context by context, each candidate's total summed over contexts in
+	// increasing order.
 	for c := range l.pool.Contexts {
-		mu, blk := h[c*K:(c+1)*K], beta[c*K*M:(c+1)*K*M]
+		mu := h[c*K : (c+1)*K]
+		gemm.MulTo(blk, ps.z[c*K*m:(c+1)*K*m], sp, K, m, M)
 		best := plusArgmax(mu)
 		// plusKG is 0 unless an arm other than best passes its filter
 		// mu[best] − mu[a] < 8·|b_a − b_best|; that test, with the same
