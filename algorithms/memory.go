@@ -108,7 +108,7 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 		add("posterior features z = [x; e(x)] of every row", "contexts", rows*m)
 		add("posterior blocks Q_c (K×K per context)", "arms", C*K*K)
 		add("posterior covariance and precision", "width", 3*m*m)
-		add("knowledge-gradient products (rows × candidates)", "contexts", 32*(rows+m))
+		add("knowledge-gradient products: Σψ of every candidate duel, one context's β at a time, per-candidate sums", "contexts", C*(m+K+4))
 		add("duel differences and prequential records", "rounds", T*(d+12))
 		return parts
 	}
