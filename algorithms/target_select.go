@@ -228,15 +228,20 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			if l.opt.PlusNoise {
 				scale = math.Sqrt(nu2) / math.Sqrt(s+1/kj)
 			}
-			total := 0.0
+			// Σ_c plusKG over the target contexts in order, deferred
+			// (kgScratch.add): the normal losses of many envelope
+			// segments at once, the same bits.
+			out = append(out, 0)
 			for c := range t.n() {
 				mu := t.h[c*K : (c+1)*K]
 				for a := range K {
 					bs[a] = scale * beta[c*K+a]
 				}
-				total += plusKG(mu, bs, plusArgmax(mu), &l.ws)
+				l.ws.add(len(out)-1, mu, bs, plusArgmax(mu))
+				if l.ws.full() {
+					l.ws.flush(out)
+				}
 			}
-			out = append(out, total)
 			continue
 		}
 		// Σ_p −½ log(1 − ρ_p²) over the target duels in order, the
@@ -261,6 +266,7 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		}
 		out = append(out, total/float64(max(len(args), 1)))
 	}
+	l.ws.flush(out)
 	l.scores = out
 	return out
 }
