@@ -7,22 +7,27 @@ var (
 	hasAVX512 = cpu.X86.HasAVX512F
 )
 
-// kernelFunc is the signature of every micro-kernel (see strided): an
+// kernelFunc is the signature of the tile micro-kernels (see strided): an
 // mr × nv-vector tile of c, the last vector limited by mask in the masked
-// variants.
-type kernelFunc[M any] func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask M)
+// variants. acc holds flagAcc, flagReLU and flagMask; h, read only with
+// flagMask, has the layout of c (the same ldc).
+type kernelFunc[M any] func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask M)
 
 // loopFunc is the signature of the looping micro-kernels: mt tiles of the
 // largest mr for nv vectors, stacked in rows, each computed as kernelFunc
 // computes one.
-type loopFunc[M any] func(mt, k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask M)
+type loopFunc[M any] func(mt, k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask M)
+
+// rowFunc is the signature of the one-row micro-kernels: kernelFunc's
+// without h, acc only 0 or 1.
+type rowFunc[M any] func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask M)
 
 // engine tiles a strided product into micro-kernel calls.
 type engine[M any] struct {
 	lanes int
 	tiles [][][2]kernelFunc[M]       // [nv−1][mr−1][masked]
 	loops [][2]loopFunc[M]           // [nv−1][masked]; nil: one call per tile
-	rows  [][2]kernelFunc[M]         // one-row kernels of len(tiles)+1… vectors [nv−len(tiles)−1][masked]; nil: none
+	rows  [][2]rowFunc[M]            // one-row kernels of len(tiles)+1… vectors [nv−len(tiles)−1][masked]; nil: none
 	mask  func(valid int) M          // mask of the first valid lanes
 	relu  func(x *float64, n int)    // n a multiple of 4·lanes
 	zero  func(d, h *float64, n int) // Mask; n a multiple of 4·lanes
@@ -42,12 +47,14 @@ var (
 	}
 )
 
-func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+// stridedAsm is strided on path p, followed by ReLU of c if post has
+// flagReLU and by Mask of c by h (the layout of c) if it has flagMask.
+func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool, post int, h []float64) {
 	if p == AVX512 {
-		avx512.run(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+		avx512.run(m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h)
 		return
 	}
-	avx2.run(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+	avx2.run(m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h)
 }
 
 // reluAsm and maskAsm leave a tail of fewer than 4·lanes elements, which
@@ -109,7 +116,7 @@ func (e *engine[M]) panel(p, panels, vecs, left int) (nv, cols, masked int, mk M
 	return nv, cols, masked, mk
 }
 
-func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool, post int, h []float64) {
 	// Split the ⌈n/lanes⌉ vectors of a row into the fewest panels the
 	// kernels allow, as evenly as possible (50 columns of 8 lanes: 4 + 3
 	// vectors, not 3 + 3 + 1); only the last panel can be ragged.
@@ -117,6 +124,7 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 	vecs := (n + e.lanes - 1) / e.lanes
 	if m <= 2 && vecs > nvMax && e.rows != nil {
 		e.runRows(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+		postRows(m, n, c, ldc, post, h)
 		return
 	}
 	panels := (vecs + nvMax - 1) / nvMax
@@ -131,7 +139,12 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 		kk := min(pass, k-t0)
 		flag := 0
 		if acc || t0 > 0 {
-			flag = 1
+			flag = flagAcc
+		}
+		if t0+kk == k {
+			// The last pass stores the finished chains: ReLU and Mask
+			// apply to them in registers.
+			flag |= post
 		}
 		for r0 := 0; r0 < m; r0 += mb {
 			r1 := min(r0+mb, m)
@@ -142,13 +155,13 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 				mrMax := len(tiles)
 				i0 := r0
 				if mt := (r1 - r0) / mrMax; e.loops != nil && mt > 0 {
-					e.loops[nv-1][masked](mt, kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, flag, mk)
+					e.loops[nv-1][masked](mt, kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, hp(h, i0*ldc+j0, flag), flag, mk)
 					i0 += mt * mrMax
 				}
 				for ; i0 < r1; i0 += mrMax {
 					mr := min(mrMax, r1-i0)
 					f := tiles[mr-1][masked]
-					f(kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, flag, mk)
+					f(kk, &a[i0*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i0*ldc+j0], ldc, hp(h, i0*ldc+j0, flag), flag, mk)
 				}
 				j0 += cols
 			}
@@ -222,11 +235,12 @@ func (e *engine[M]) runRows(m, n, k int, a []float64, ars, aks int, b []float64,
 			j0 := 0
 			for p := range panels {
 				nv, cols, masked, mk := e.panel(p, panels, vecs, n-j0)
-				f := e.tiles[min(nv, len(e.tiles))-1][0][masked]
+				ai, bj, ci := &a[i*ars+t0*aks], &b[t0*bks+j0], &c[i*ldc+j0]
 				if nv > len(e.tiles) {
-					f = e.rows[nv-len(e.tiles)-1][masked]
+					e.rows[nv-len(e.tiles)-1][masked](kk, ai, ars, aks, bj, bks, ci, ldc, flag, mk)
+				} else {
+					e.tiles[nv-1][0][masked](kk, ai, ars, aks, bj, bks, ci, ldc, nil, flag, mk)
 				}
-				f(kk, &a[i*ars+t0*aks], ars, aks, &b[t0*bks+j0], bks, &c[i*ldc+j0], ldc, flag, mk)
 				j0 += cols
 			}
 		}
@@ -244,4 +258,12 @@ func markAboveAsm(mask []uint8, x, s, y []float64, c, g float64) int {
 		return n
 	}
 	return 0
+}
+
+// hp returns &h[off] when flag has flagMask, else nil.
+func hp(h []float64, off, flag int) *float64 {
+	if flag&flagMask != 0 {
+		return &h[off]
+	}
+	return nil
 }

@@ -4,7 +4,7 @@ package gemm
 
 const hasAVX2, hasAVX512 = false, false
 
-func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+func stridedAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool, post int, h []float64) {
 	panic("gemm: no assembly kernels on this architecture")
 }
 

@@ -12,6 +12,12 @@
 //	AddMulStridedTo       C += A·B
 //	AddTransMulStridedTo  C += Aᵀ·B
 //
+// two products fused with the element-wise step that follows them in a
+// training step, the same bits as the separate passes (the kernels apply the
+// step to a tile in registers before they store it): MulStridedReLUTo
+// (MulStridedTo, then ReLU: a hidden layer of the forward pass) and
+// MulMaskTo (MulTo, then Mask: a signal of the backward pass),
+//
 // two element-wise steps decided on bits alone: ReLU (x ← +0 where the
 // sign bit is set) and Mask (d ← +0 where h is +0, the ReLU derivative),
 // AdamStep, the Adam update of every parameter as a fixed sequence of

@@ -114,14 +114,48 @@ func Flops() int64 { return flopCount.Load() }
 // of the package is an instance; k ≥ 1, m, n ≥ 1 and the slices are long
 // enough (checked by the callers).
 func strided(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool) {
+	stridedPost(m, n, k, a, ars, aks, b, bks, c, ldc, acc, 0, nil)
+}
+
+// Bits of the acc argument of the amd64 tile kernels; flagReLU and
+// flagMask also name the steps of stridedPost.
+const (
+	flagAcc  = 1 // continue the chains from c instead of +0
+	flagReLU = 2 // apply ReLU to the tile before it is stored
+	flagMask = 4 // then Mask it by h
+)
+
+// stridedPost is strided followed, if post has flagReLU, by ReLU of every
+// row of c and then, if post has flagMask, by Mask of every row of c by the
+// same row of h (h has the layout of c): the vector kernels apply both to a
+// tile in registers before they store it, the bits of the separate passes.
+func stridedPost(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool, post int, h []float64) {
 	if countFlops {
 		flopCount.Add(2 * int64(m) * int64(n) * int64(k))
 	}
 	switch active {
 	case AVX2, AVX512:
-		stridedAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+		stridedAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h)
 	default:
 		stridedGo(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
+		postRows(m, n, c, ldc, post, h)
+	}
+}
+
+// postRows applies the steps of post (flagReLU, then flagMask by h) to the
+// m rows of n elements of c at stride ldc.
+func postRows(m, n int, c []float64, ldc int, post int, h []float64) {
+	if post == 0 {
+		return
+	}
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		if post&flagReLU != 0 {
+			ReLU(row)
+		}
+		if post&flagMask != 0 {
+			Mask(row, h[i*ldc:i*ldc+n])
+		}
 	}
 }
 

@@ -5,118 +5,118 @@
 package gemm
 
 //go:noescape
-func avx2Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop4x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop4x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
-func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
+func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
 
 //go:noescape
 func avx2Row4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
@@ -227,208 +227,208 @@ func avx2Peak(n int)
 func avx2MarkAbove(mask *uint8, x *float64, s *float64, y *float64, n int, c *[2]float64)
 
 //go:noescape
-func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile7x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile7x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile7x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile7x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile8x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile8x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile8x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile8x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile7x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile7x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile7x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile7x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile8x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile8x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile8x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile8x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile1x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile1x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile2x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile2x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile3x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile3x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile4x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile4x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile5x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile5x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Tile6x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Tile6x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop8x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop8x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop8x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop8x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop8x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop8x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop8x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop8x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
-func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape
 func avx512Row5(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)

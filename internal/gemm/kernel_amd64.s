@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func avx2Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile1x1(SB), NOSPLIT, $0-80
+// func avx2Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile1x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -19,8 +19,8 @@ TEXT ·avx2Tile1x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Y0
 	JMP     start
@@ -42,13 +42,31 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y1, Y1, Y1
+	VPCMPGTQ Y0, Y1, Y1
+	VPANDN   Y0, Y1, Y0
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     DI, AX
+	VPXOR    Y1, Y1, Y1
+	VPCMPEQQ (AX), Y1, Y1
+	VPANDN   Y0, Y1, Y0
+
+nomask:
 	VMOVUPD Y0, (DI)
 	VZEROUPPER
 	RET
 
-// func avx2Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile1x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile1x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -61,9 +79,9 @@ TEXT ·avx2Tile1x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), DI
 	MOVQ       ldc+56(FP), R8
 	SHLQ       $0x03, R8
-	MOVQ       mask+72(FP), R8
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R8
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       DI, R9
 	VMOVDQU    (R8), Y0
 	VMASKMOVPD (R9), Y0, Y0
@@ -87,14 +105,34 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y1, Y1, Y1
+	VPCMPGTQ Y0, Y1, Y1
+	VPANDN   Y0, Y1, Y0
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       DI, AX
+	VPXOR      Y1, Y1, Y1
+	VMOVDQU    (R8), Y2
+	VMASKMOVPD (AX), Y2, Y2
+	VPCMPEQQ   Y2, Y1, Y1
+	VPANDN     Y0, Y1, Y0
+
+nomask:
 	VMOVDQU    (R8), Y1
 	VMASKMOVPD Y0, Y1, (DI)
 	VZEROUPPER
 	RET
 
-// func avx2Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile2x1(SB), NOSPLIT, $0-80
+// func avx2Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile2x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -107,8 +145,8 @@ TEXT ·avx2Tile2x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	ADDQ    R9, R10
@@ -135,15 +173,38 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y3
+	VPANDN   Y0, Y3, Y0
+	VPCMPGTQ Y1, Y2, Y2
+	VPANDN   Y1, Y2, Y1
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y2, Y2, Y2
+	VPCMPEQQ (AX), Y2, Y3
+	VPANDN   Y0, Y3, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y2, Y2
+	VPANDN   Y1, Y2, Y1
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
 	VZEROUPPER
 	RET
 
-// func avx2Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile2x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile2x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -156,9 +217,9 @@ TEXT ·avx2Tile2x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), R8
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
-	MOVQ       mask+72(FP), R10
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R10
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R11
 	VMOVDQU    (R10), Y0
 	VMASKMOVPD (R11), Y0, Y0
@@ -188,6 +249,33 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y3
+	VPANDN   Y0, Y3, Y0
+	VPCMPGTQ Y1, Y2, Y2
+	VPANDN   Y1, Y2, Y1
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y2, Y2, Y2
+	VMOVDQU    (R10), Y3
+	VMASKMOVPD (AX), Y3, Y3
+	VPCMPEQQ   Y3, Y2, Y3
+	VPANDN     Y0, Y3, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R10), Y3
+	VMASKMOVPD (AX), Y3, Y3
+	VPCMPEQQ   Y3, Y2, Y2
+	VPANDN     Y1, Y2, Y1
+
+nomask:
 	VMOVDQU    (R10), Y2
 	VMASKMOVPD Y0, Y2, (R8)
 	ADDQ       R9, R8
@@ -195,9 +283,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile3x1(SB), NOSPLIT, $0-80
+// func avx2Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile3x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -210,8 +298,8 @@ TEXT ·avx2Tile3x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	ADDQ    R9, R10
@@ -243,6 +331,34 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y3, Y3, Y3
+	VPCMPGTQ Y0, Y3, Y4
+	VPANDN   Y0, Y4, Y0
+	VPCMPGTQ Y1, Y3, Y4
+	VPANDN   Y1, Y4, Y1
+	VPCMPGTQ Y2, Y3, Y3
+	VPANDN   Y2, Y3, Y2
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y3, Y3, Y3
+	VPCMPEQQ (AX), Y3, Y4
+	VPANDN   Y0, Y4, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y3, Y4
+	VPANDN   Y1, Y4, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y3, Y3
+	VPANDN   Y2, Y3, Y2
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
@@ -251,9 +367,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile3x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile3x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -266,9 +382,9 @@ TEXT ·avx2Tile3x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), R8
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
-	MOVQ       mask+72(FP), R10
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R10
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R11
 	VMOVDQU    (R10), Y0
 	VMASKMOVPD (R11), Y0, Y0
@@ -304,6 +420,40 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y3, Y3, Y3
+	VPCMPGTQ Y0, Y3, Y4
+	VPANDN   Y0, Y4, Y0
+	VPCMPGTQ Y1, Y3, Y4
+	VPANDN   Y1, Y4, Y1
+	VPCMPGTQ Y2, Y3, Y3
+	VPANDN   Y2, Y3, Y2
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y3, Y3, Y3
+	VMOVDQU    (R10), Y4
+	VMASKMOVPD (AX), Y4, Y4
+	VPCMPEQQ   Y4, Y3, Y4
+	VPANDN     Y0, Y4, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R10), Y4
+	VMASKMOVPD (AX), Y4, Y4
+	VPCMPEQQ   Y4, Y3, Y4
+	VPANDN     Y1, Y4, Y1
+	ADDQ       R9, AX
+	VMOVDQU    (R10), Y4
+	VMASKMOVPD (AX), Y4, Y4
+	VPCMPEQQ   Y4, Y3, Y3
+	VPANDN     Y2, Y3, Y2
+
+nomask:
 	VMOVDQU    (R10), Y3
 	VMASKMOVPD Y0, Y3, (R8)
 	ADDQ       R9, R8
@@ -313,9 +463,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile4x1(SB), NOSPLIT, $0-80
+// func avx2Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile4x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -329,8 +479,8 @@ TEXT ·avx2Tile4x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	ADDQ    R9, R11
@@ -367,6 +517,39 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y4, Y4, Y4
+	VPCMPGTQ Y0, Y4, Y5
+	VPANDN   Y0, Y5, Y0
+	VPCMPGTQ Y1, Y4, Y5
+	VPANDN   Y1, Y5, Y1
+	VPCMPGTQ Y2, Y4, Y5
+	VPANDN   Y2, Y5, Y2
+	VPCMPGTQ Y3, Y4, Y4
+	VPANDN   Y3, Y4, Y3
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y4, Y4, Y4
+	VPCMPEQQ (AX), Y4, Y5
+	VPANDN   Y0, Y5, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y4, Y5
+	VPANDN   Y1, Y5, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y4, Y5
+	VPANDN   Y2, Y5, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y4, Y4
+	VPANDN   Y3, Y4, Y3
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
@@ -377,9 +560,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile4x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile4x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -393,9 +576,9 @@ TEXT ·avx2Tile4x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
-	MOVQ       mask+72(FP), R11
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R11
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R12
 	VMOVDQU    (R11), Y0
 	VMASKMOVPD (R12), Y0, Y0
@@ -437,6 +620,47 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y4, Y4, Y4
+	VPCMPGTQ Y0, Y4, Y5
+	VPANDN   Y0, Y5, Y0
+	VPCMPGTQ Y1, Y4, Y5
+	VPANDN   Y1, Y5, Y1
+	VPCMPGTQ Y2, Y4, Y5
+	VPANDN   Y2, Y5, Y2
+	VPCMPGTQ Y3, Y4, Y4
+	VPANDN   Y3, Y4, Y3
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    (R11), Y5
+	VMASKMOVPD (AX), Y5, Y5
+	VPCMPEQQ   Y5, Y4, Y5
+	VPANDN     Y0, Y5, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y5
+	VMASKMOVPD (AX), Y5, Y5
+	VPCMPEQQ   Y5, Y4, Y5
+	VPANDN     Y1, Y5, Y1
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y5
+	VMASKMOVPD (AX), Y5, Y5
+	VPCMPEQQ   Y5, Y4, Y5
+	VPANDN     Y2, Y5, Y2
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y5
+	VMASKMOVPD (AX), Y5, Y5
+	VPCMPEQQ   Y5, Y4, Y4
+	VPANDN     Y3, Y4, Y3
+
+nomask:
 	VMOVDQU    (R11), Y4
 	VMASKMOVPD Y0, Y4, (R8)
 	ADDQ       R9, R8
@@ -448,9 +672,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile5x1(SB), NOSPLIT, $0-80
+// func avx2Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile5x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -464,8 +688,8 @@ TEXT ·avx2Tile5x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	ADDQ    R9, R11
@@ -507,6 +731,44 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y5, Y5, Y5
+	VPCMPGTQ Y0, Y5, Y6
+	VPANDN   Y0, Y6, Y0
+	VPCMPGTQ Y1, Y5, Y6
+	VPANDN   Y1, Y6, Y1
+	VPCMPGTQ Y2, Y5, Y6
+	VPANDN   Y2, Y6, Y2
+	VPCMPGTQ Y3, Y5, Y6
+	VPANDN   Y3, Y6, Y3
+	VPCMPGTQ Y4, Y5, Y5
+	VPANDN   Y4, Y5, Y4
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y5, Y5, Y5
+	VPCMPEQQ (AX), Y5, Y6
+	VPANDN   Y0, Y6, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y5, Y6
+	VPANDN   Y1, Y6, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y5, Y6
+	VPANDN   Y2, Y6, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y5, Y6
+	VPANDN   Y3, Y6, Y3
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y5, Y5
+	VPANDN   Y4, Y5, Y4
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
@@ -519,9 +781,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile5x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile5x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -535,9 +797,9 @@ TEXT ·avx2Tile5x1Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
-	MOVQ       mask+72(FP), R11
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R11
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R12
 	VMOVDQU    (R11), Y0
 	VMASKMOVPD (R12), Y0, Y0
@@ -585,6 +847,54 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y5, Y5, Y5
+	VPCMPGTQ Y0, Y5, Y6
+	VPANDN   Y0, Y6, Y0
+	VPCMPGTQ Y1, Y5, Y6
+	VPANDN   Y1, Y6, Y1
+	VPCMPGTQ Y2, Y5, Y6
+	VPANDN   Y2, Y6, Y2
+	VPCMPGTQ Y3, Y5, Y6
+	VPANDN   Y3, Y6, Y3
+	VPCMPGTQ Y4, Y5, Y5
+	VPANDN   Y4, Y5, Y4
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y5, Y5, Y5
+	VMOVDQU    (R11), Y6
+	VMASKMOVPD (AX), Y6, Y6
+	VPCMPEQQ   Y6, Y5, Y6
+	VPANDN     Y0, Y6, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y6
+	VMASKMOVPD (AX), Y6, Y6
+	VPCMPEQQ   Y6, Y5, Y6
+	VPANDN     Y1, Y6, Y1
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y6
+	VMASKMOVPD (AX), Y6, Y6
+	VPCMPEQQ   Y6, Y5, Y6
+	VPANDN     Y2, Y6, Y2
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y6
+	VMASKMOVPD (AX), Y6, Y6
+	VPCMPEQQ   Y6, Y5, Y6
+	VPANDN     Y3, Y6, Y3
+	ADDQ       R9, AX
+	VMOVDQU    (R11), Y6
+	VMASKMOVPD (AX), Y6, Y6
+	VPCMPEQQ   Y6, Y5, Y5
+	VPANDN     Y4, Y5, Y4
+
+nomask:
 	VMOVDQU    (R11), Y5
 	VMASKMOVPD Y0, Y5, (R8)
 	ADDQ       R9, R8
@@ -598,9 +908,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile6x1(SB), NOSPLIT, $0-80
+// func avx2Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile6x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -615,8 +925,8 @@ TEXT ·avx2Tile6x1(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Y0
 	ADDQ    R9, R12
@@ -663,6 +973,49 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y6, Y6, Y6
+	VPCMPGTQ Y0, Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPGTQ Y1, Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPGTQ Y2, Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPGTQ Y3, Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPGTQ Y5, Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y6, Y6, Y6
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
@@ -677,9 +1030,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile6x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile6x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -694,9 +1047,9 @@ TEXT ·avx2Tile6x1Masked(SB), NOSPLIT, $0-80
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
 	LEAQ       (DX)(DX*4), R11
-	MOVQ       mask+72(FP), R12
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R12
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R13
 	VMOVDQU    (R12), Y0
 	VMASKMOVPD (R13), Y0, Y0
@@ -750,6 +1103,61 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y6, Y6, Y6
+	VPCMPGTQ Y0, Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPGTQ Y1, Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPGTQ Y2, Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPGTQ Y3, Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPGTQ Y5, Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD (AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y0, Y7, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD (AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y1, Y7, Y1
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD (AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y2, Y7, Y2
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD (AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y3, Y7, Y3
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD (AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y4, Y7, Y4
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y7
+	VMASKMOVPD (AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y6
+	VPANDN     Y5, Y6, Y5
+
+nomask:
 	VMOVDQU    (R12), Y6
 	VMASKMOVPD Y0, Y6, (R8)
 	ADDQ       R9, R8
@@ -765,9 +1173,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile7x1(SB), NOSPLIT, $0-80
+// func avx2Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile7x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -782,8 +1190,8 @@ TEXT ·avx2Tile7x1(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Y0
 	ADDQ    R9, R12
@@ -835,6 +1243,54 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y7, Y7, Y7
+	VPCMPGTQ Y0, Y7, Y8
+	VPANDN   Y0, Y8, Y0
+	VPCMPGTQ Y1, Y7, Y8
+	VPANDN   Y1, Y8, Y1
+	VPCMPGTQ Y2, Y7, Y8
+	VPANDN   Y2, Y8, Y2
+	VPCMPGTQ Y3, Y7, Y8
+	VPANDN   Y3, Y8, Y3
+	VPCMPGTQ Y4, Y7, Y8
+	VPANDN   Y4, Y8, Y4
+	VPCMPGTQ Y5, Y7, Y8
+	VPANDN   Y5, Y8, Y5
+	VPCMPGTQ Y6, Y7, Y7
+	VPANDN   Y6, Y7, Y6
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y7, Y7, Y7
+	VPCMPEQQ (AX), Y7, Y8
+	VPANDN   Y0, Y8, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y7, Y8
+	VPANDN   Y1, Y8, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y7, Y8
+	VPANDN   Y2, Y8, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y7, Y8
+	VPANDN   Y3, Y8, Y3
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y7, Y8
+	VPANDN   Y4, Y8, Y4
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y7, Y8
+	VPANDN   Y5, Y8, Y5
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y7, Y7
+	VPANDN   Y6, Y7, Y6
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
@@ -851,9 +1307,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile7x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile7x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -868,9 +1324,9 @@ TEXT ·avx2Tile7x1Masked(SB), NOSPLIT, $0-80
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
 	LEAQ       (DX)(DX*4), R11
-	MOVQ       mask+72(FP), R12
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R12
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R13
 	VMOVDQU    (R12), Y0
 	VMASKMOVPD (R13), Y0, Y0
@@ -930,6 +1386,68 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y7, Y7, Y7
+	VPCMPGTQ Y0, Y7, Y8
+	VPANDN   Y0, Y8, Y0
+	VPCMPGTQ Y1, Y7, Y8
+	VPANDN   Y1, Y8, Y1
+	VPCMPGTQ Y2, Y7, Y8
+	VPANDN   Y2, Y8, Y2
+	VPCMPGTQ Y3, Y7, Y8
+	VPANDN   Y3, Y8, Y3
+	VPCMPGTQ Y4, Y7, Y8
+	VPANDN   Y4, Y8, Y4
+	VPCMPGTQ Y5, Y7, Y8
+	VPANDN   Y5, Y8, Y5
+	VPCMPGTQ Y6, Y7, Y7
+	VPANDN   Y6, Y7, Y6
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y7, Y7, Y7
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y8
+	VPANDN     Y0, Y8, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y8
+	VPANDN     Y1, Y8, Y1
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y8
+	VPANDN     Y2, Y8, Y2
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y8
+	VPANDN     Y3, Y8, Y3
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y8
+	VPANDN     Y4, Y8, Y4
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y8
+	VPANDN     Y5, Y8, Y5
+	ADDQ       R9, AX
+	VMOVDQU    (R12), Y8
+	VMASKMOVPD (AX), Y8, Y8
+	VPCMPEQQ   Y8, Y7, Y7
+	VPANDN     Y6, Y7, Y6
+
+nomask:
 	VMOVDQU    (R12), Y7
 	VMASKMOVPD Y0, Y7, (R8)
 	ADDQ       R9, R8
@@ -947,9 +1465,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile8x1(SB), NOSPLIT, $0-80
+// func avx2Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile8x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -965,8 +1483,8 @@ TEXT ·avx2Tile8x1(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Y0
 	ADDQ    R9, R13
@@ -1023,6 +1541,59 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y8, Y8, Y8
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+nomask:
 	VMOVUPD Y0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Y1, (R8)
@@ -1041,9 +1612,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile8x1Masked(SB), NOSPLIT, $0-80
+// func avx2Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile8x1Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1059,9 +1630,9 @@ TEXT ·avx2Tile8x1Masked(SB), NOSPLIT, $0-80
 	LEAQ       (DX)(DX*2), R10
 	LEAQ       (DX)(DX*4), R11
 	LEAQ       (R10)(DX*4), R12
-	MOVQ       mask+72(FP), R13
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R13
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R14
 	VMOVDQU    (R13), Y0
 	VMASKMOVPD (R14), Y0, Y0
@@ -1127,6 +1698,75 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y8, Y8, Y8
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y0, Y9, Y0
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y1, Y9, Y1
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y2, Y9, Y2
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y3, Y9, Y3
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y4, Y9, Y4
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y5, Y9, Y5
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y6, Y9, Y6
+	ADDQ       R9, AX
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD (AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y8
+	VPANDN     Y7, Y8, Y7
+
+nomask:
 	VMOVDQU    (R13), Y8
 	VMASKMOVPD Y0, Y8, (R8)
 	ADDQ       R9, R8
@@ -1146,9 +1786,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile1x2(SB), NOSPLIT, $0-80
+// func avx2Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile1x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1161,8 +1801,8 @@ TEXT ·avx2Tile1x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Y0
 	VMOVUPD 32(R8), Y1
@@ -1188,14 +1828,36 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y3
+	VPANDN   Y0, Y3, Y0
+	VPCMPGTQ Y1, Y2, Y2
+	VPANDN   Y1, Y2, Y1
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     DI, AX
+	VPXOR    Y2, Y2, Y2
+	VPCMPEQQ (AX), Y2, Y3
+	VPANDN   Y0, Y3, Y0
+	VPCMPEQQ 32(AX), Y2, Y2
+	VPANDN   Y1, Y2, Y1
+
+nomask:
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
 	VZEROUPPER
 	RET
 
-// func avx2Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile1x2Masked(SB), NOSPLIT, $0-80
+// func avx2Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile1x2Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1208,9 +1870,9 @@ TEXT ·avx2Tile1x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), DI
 	MOVQ       ldc+56(FP), R8
 	SHLQ       $0x03, R8
-	MOVQ       mask+72(FP), R8
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R8
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       DI, R9
 	VMOVUPD    (R9), Y0
 	VMOVDQU    (R8), Y1
@@ -1238,15 +1900,39 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y3
+	VPANDN   Y0, Y3, Y0
+	VPCMPGTQ Y1, Y2, Y2
+	VPANDN   Y1, Y2, Y1
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       DI, AX
+	VPXOR      Y2, Y2, Y2
+	VPCMPEQQ   (AX), Y2, Y3
+	VPANDN     Y0, Y3, Y0
+	VMOVDQU    (R8), Y3
+	VMASKMOVPD 32(AX), Y3, Y3
+	VPCMPEQQ   Y3, Y2, Y2
+	VPANDN     Y1, Y2, Y1
+
+nomask:
 	VMOVDQU    (R8), Y2
 	VMOVUPD    Y0, (DI)
 	VMASKMOVPD Y1, Y2, 32(DI)
 	VZEROUPPER
 	RET
 
-// func avx2Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile2x2(SB), NOSPLIT, $0-80
+// func avx2Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile2x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1259,8 +1945,8 @@ TEXT ·avx2Tile2x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -1294,6 +1980,37 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y4, Y4, Y4
+	VPCMPGTQ Y0, Y4, Y5
+	VPANDN   Y0, Y5, Y0
+	VPCMPGTQ Y1, Y4, Y5
+	VPANDN   Y1, Y5, Y1
+	VPCMPGTQ Y2, Y4, Y5
+	VPANDN   Y2, Y5, Y2
+	VPCMPGTQ Y3, Y4, Y4
+	VPANDN   Y3, Y4, Y3
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y4, Y4, Y4
+	VPCMPEQQ (AX), Y4, Y5
+	VPANDN   Y0, Y5, Y0
+	VPCMPEQQ 32(AX), Y4, Y5
+	VPANDN   Y1, Y5, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y4, Y5
+	VPANDN   Y2, Y5, Y2
+	VPCMPEQQ 32(AX), Y4, Y4
+	VPANDN   Y3, Y4, Y3
+
+nomask:
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
 	ADDQ    R9, R8
@@ -1302,9 +2019,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile2x2Masked(SB), NOSPLIT, $0-80
+// func avx2Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile2x2Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1317,9 +2034,9 @@ TEXT ·avx2Tile2x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), R8
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
-	MOVQ       mask+72(FP), R10
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R10
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVDQU    (R10), Y1
@@ -1356,6 +2073,41 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y4, Y4, Y4
+	VPCMPGTQ Y0, Y4, Y5
+	VPANDN   Y0, Y5, Y0
+	VPCMPGTQ Y1, Y4, Y5
+	VPANDN   Y1, Y5, Y1
+	VPCMPGTQ Y2, Y4, Y5
+	VPANDN   Y2, Y5, Y2
+	VPCMPGTQ Y3, Y4, Y4
+	VPANDN   Y3, Y4, Y3
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y4, Y4, Y4
+	VPCMPEQQ   (AX), Y4, Y5
+	VPANDN     Y0, Y5, Y0
+	VMOVDQU    (R10), Y5
+	VMASKMOVPD 32(AX), Y5, Y5
+	VPCMPEQQ   Y5, Y4, Y5
+	VPANDN     Y1, Y5, Y1
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y4, Y5
+	VPANDN     Y2, Y5, Y2
+	VMOVDQU    (R10), Y5
+	VMASKMOVPD 32(AX), Y5, Y5
+	VPCMPEQQ   Y5, Y4, Y4
+	VPANDN     Y3, Y4, Y3
+
+nomask:
 	VMOVDQU    (R10), Y4
 	VMOVUPD    Y0, (R8)
 	VMASKMOVPD Y1, Y4, 32(R8)
@@ -1365,9 +2117,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile3x2(SB), NOSPLIT, $0-80
+// func avx2Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile3x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1380,8 +2132,8 @@ TEXT ·avx2Tile3x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -1423,6 +2175,46 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y6, Y6, Y6
+	VPCMPGTQ Y0, Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPGTQ Y1, Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPGTQ Y2, Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPGTQ Y3, Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPGTQ Y5, Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y6, Y6, Y6
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPEQQ 32(AX), Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPEQQ 32(AX), Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPEQQ 32(AX), Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+nomask:
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
 	ADDQ    R9, R8
@@ -1434,9 +2226,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile3x2Masked(SB), NOSPLIT, $0-80
+// func avx2Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile3x2Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1449,9 +2241,9 @@ TEXT ·avx2Tile3x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), R8
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
-	MOVQ       mask+72(FP), R10
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R10
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVDQU    (R10), Y1
@@ -1497,6 +2289,52 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y6, Y6, Y6
+	VPCMPGTQ Y0, Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPGTQ Y1, Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPGTQ Y2, Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPGTQ Y3, Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPGTQ Y5, Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y6, Y6, Y6
+	VPCMPEQQ   (AX), Y6, Y7
+	VPANDN     Y0, Y7, Y0
+	VMOVDQU    (R10), Y7
+	VMASKMOVPD 32(AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y1, Y7, Y1
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y6, Y7
+	VPANDN     Y2, Y7, Y2
+	VMOVDQU    (R10), Y7
+	VMASKMOVPD 32(AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y3, Y7, Y3
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y6, Y7
+	VPANDN     Y4, Y7, Y4
+	VMOVDQU    (R10), Y7
+	VMASKMOVPD 32(AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y6
+	VPANDN     Y5, Y6, Y5
+
+nomask:
 	VMOVDQU    (R10), Y6
 	VMOVUPD    Y0, (R8)
 	VMASKMOVPD Y1, Y6, 32(R8)
@@ -1509,9 +2347,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile4x2(SB), NOSPLIT, $0-80
+// func avx2Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile4x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1525,8 +2363,8 @@ TEXT ·avx2Tile4x2(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	VMOVUPD 32(R11), Y1
@@ -1576,6 +2414,55 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y8, Y8, Y8
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPEQQ 32(AX), Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPEQQ 32(AX), Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPEQQ 32(AX), Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPEQQ 32(AX), Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+nomask:
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
 	ADDQ    R9, R8
@@ -1590,9 +2477,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile4x2Masked(SB), NOSPLIT, $0-80
+// func avx2Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile4x2Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1606,9 +2493,9 @@ TEXT ·avx2Tile4x2Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
-	MOVQ       mask+72(FP), R11
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R11
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R12
 	VMOVUPD    (R12), Y0
 	VMOVDQU    (R11), Y1
@@ -1663,6 +2550,63 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y8, Y8, Y8
+	VPCMPEQQ   (AX), Y8, Y9
+	VPANDN     Y0, Y9, Y0
+	VMOVDQU    (R11), Y9
+	VMASKMOVPD 32(AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y1, Y9, Y1
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y8, Y9
+	VPANDN     Y2, Y9, Y2
+	VMOVDQU    (R11), Y9
+	VMASKMOVPD 32(AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y3, Y9, Y3
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y8, Y9
+	VPANDN     Y4, Y9, Y4
+	VMOVDQU    (R11), Y9
+	VMASKMOVPD 32(AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y5, Y9, Y5
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y8, Y9
+	VPANDN     Y6, Y9, Y6
+	VMOVDQU    (R11), Y9
+	VMASKMOVPD 32(AX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y8
+	VPANDN     Y7, Y8, Y7
+
+nomask:
 	VMOVDQU    (R11), Y8
 	VMOVUPD    Y0, (R8)
 	VMASKMOVPD Y1, Y8, 32(R8)
@@ -1678,9 +2622,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile1x3(SB), NOSPLIT, $0-80
+// func avx2Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile1x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1693,8 +2637,8 @@ TEXT ·avx2Tile1x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Y0
 	VMOVUPD 32(R8), Y1
@@ -1724,15 +2668,41 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y3, Y3, Y3
+	VPCMPGTQ Y0, Y3, Y4
+	VPANDN   Y0, Y4, Y0
+	VPCMPGTQ Y1, Y3, Y4
+	VPANDN   Y1, Y4, Y1
+	VPCMPGTQ Y2, Y3, Y3
+	VPANDN   Y2, Y3, Y2
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     DI, AX
+	VPXOR    Y3, Y3, Y3
+	VPCMPEQQ (AX), Y3, Y4
+	VPANDN   Y0, Y4, Y0
+	VPCMPEQQ 32(AX), Y3, Y4
+	VPANDN   Y1, Y4, Y1
+	VPCMPEQQ 64(AX), Y3, Y3
+	VPANDN   Y2, Y3, Y2
+
+nomask:
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
 	VMOVUPD Y2, 64(DI)
 	VZEROUPPER
 	RET
 
-// func avx2Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile1x3Masked(SB), NOSPLIT, $0-80
+// func avx2Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile1x3Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1745,9 +2715,9 @@ TEXT ·avx2Tile1x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), DI
 	MOVQ       ldc+56(FP), R8
 	SHLQ       $0x03, R8
-	MOVQ       mask+72(FP), R8
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R8
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       DI, R9
 	VMOVUPD    (R9), Y0
 	VMOVUPD    32(R9), Y1
@@ -1779,6 +2749,34 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y3, Y3, Y3
+	VPCMPGTQ Y0, Y3, Y4
+	VPANDN   Y0, Y4, Y0
+	VPCMPGTQ Y1, Y3, Y4
+	VPANDN   Y1, Y4, Y1
+	VPCMPGTQ Y2, Y3, Y3
+	VPANDN   Y2, Y3, Y2
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       DI, AX
+	VPXOR      Y3, Y3, Y3
+	VPCMPEQQ   (AX), Y3, Y4
+	VPANDN     Y0, Y4, Y0
+	VPCMPEQQ   32(AX), Y3, Y4
+	VPANDN     Y1, Y4, Y1
+	VMOVDQU    (R8), Y4
+	VMASKMOVPD 64(AX), Y4, Y4
+	VPCMPEQQ   Y4, Y3, Y3
+	VPANDN     Y2, Y3, Y2
+
+nomask:
 	VMOVDQU    (R8), Y3
 	VMOVUPD    Y0, (DI)
 	VMOVUPD    Y1, 32(DI)
@@ -1786,9 +2784,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile2x3(SB), NOSPLIT, $0-80
+// func avx2Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile2x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1801,8 +2799,8 @@ TEXT ·avx2Tile2x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -1843,6 +2841,45 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y6, Y6, Y6
+	VPCMPGTQ Y0, Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPGTQ Y1, Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPGTQ Y2, Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPGTQ Y3, Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPGTQ Y5, Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y6, Y6, Y6
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPEQQ 32(AX), Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPEQQ 64(AX), Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPEQQ 32(AX), Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPEQQ 64(AX), Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+nomask:
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
 	VMOVUPD Y2, 64(R8)
@@ -1853,9 +2890,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile2x3Masked(SB), NOSPLIT, $0-80
+// func avx2Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile2x3Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -1868,9 +2905,9 @@ TEXT ·avx2Tile2x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), R8
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
-	MOVQ       mask+72(FP), R10
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R10
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVUPD    32(R11), Y1
@@ -1914,6 +2951,49 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y6, Y6, Y6
+	VPCMPGTQ Y0, Y6, Y7
+	VPANDN   Y0, Y7, Y0
+	VPCMPGTQ Y1, Y6, Y7
+	VPANDN   Y1, Y7, Y1
+	VPCMPGTQ Y2, Y6, Y7
+	VPANDN   Y2, Y7, Y2
+	VPCMPGTQ Y3, Y6, Y7
+	VPANDN   Y3, Y7, Y3
+	VPCMPGTQ Y4, Y6, Y7
+	VPANDN   Y4, Y7, Y4
+	VPCMPGTQ Y5, Y6, Y6
+	VPANDN   Y5, Y6, Y5
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y6, Y6, Y6
+	VPCMPEQQ   (AX), Y6, Y7
+	VPANDN     Y0, Y7, Y0
+	VPCMPEQQ   32(AX), Y6, Y7
+	VPANDN     Y1, Y7, Y1
+	VMOVDQU    (R10), Y7
+	VMASKMOVPD 64(AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y7
+	VPANDN     Y2, Y7, Y2
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y6, Y7
+	VPANDN     Y3, Y7, Y3
+	VPCMPEQQ   32(AX), Y6, Y7
+	VPANDN     Y4, Y7, Y4
+	VMOVDQU    (R10), Y7
+	VMASKMOVPD 64(AX), Y7, Y7
+	VPCMPEQQ   Y7, Y6, Y6
+	VPANDN     Y5, Y6, Y5
+
+nomask:
 	VMOVDQU    (R10), Y6
 	VMOVUPD    Y0, (R8)
 	VMOVUPD    Y1, 32(R8)
@@ -1925,9 +3005,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile3x3(SB), NOSPLIT, $0-80
+// func avx2Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile3x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -1940,8 +3020,8 @@ TEXT ·avx2Tile3x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Y0
 	VMOVUPD 32(R10), Y1
@@ -1993,6 +3073,58 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y9, Y9, Y9
+	VPCMPGTQ Y0, Y9, Y10
+	VPANDN   Y0, Y10, Y0
+	VPCMPGTQ Y1, Y9, Y10
+	VPANDN   Y1, Y10, Y1
+	VPCMPGTQ Y2, Y9, Y10
+	VPANDN   Y2, Y10, Y2
+	VPCMPGTQ Y3, Y9, Y10
+	VPANDN   Y3, Y10, Y3
+	VPCMPGTQ Y4, Y9, Y10
+	VPANDN   Y4, Y10, Y4
+	VPCMPGTQ Y5, Y9, Y10
+	VPANDN   Y5, Y10, Y5
+	VPCMPGTQ Y6, Y9, Y10
+	VPANDN   Y6, Y10, Y6
+	VPCMPGTQ Y7, Y9, Y10
+	VPANDN   Y7, Y10, Y7
+	VPCMPGTQ Y8, Y9, Y9
+	VPANDN   Y8, Y9, Y8
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y9, Y9, Y9
+	VPCMPEQQ (AX), Y9, Y10
+	VPANDN   Y0, Y10, Y0
+	VPCMPEQQ 32(AX), Y9, Y10
+	VPANDN   Y1, Y10, Y1
+	VPCMPEQQ 64(AX), Y9, Y10
+	VPANDN   Y2, Y10, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y9, Y10
+	VPANDN   Y3, Y10, Y3
+	VPCMPEQQ 32(AX), Y9, Y10
+	VPANDN   Y4, Y10, Y4
+	VPCMPEQQ 64(AX), Y9, Y10
+	VPANDN   Y5, Y10, Y5
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y9, Y10
+	VPANDN   Y6, Y10, Y6
+	VPCMPEQQ 32(AX), Y9, Y10
+	VPANDN   Y7, Y10, Y7
+	VPCMPEQQ 64(AX), Y9, Y9
+	VPANDN   Y8, Y9, Y8
+
+nomask:
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
 	VMOVUPD Y2, 64(R8)
@@ -2007,9 +3139,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile3x3Masked(SB), NOSPLIT, $0-80
+// func avx2Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile3x3Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -2022,9 +3154,9 @@ TEXT ·avx2Tile3x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       c+48(FP), R8
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
-	MOVQ       mask+72(FP), R10
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R10
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R11
 	VMOVUPD    (R11), Y0
 	VMOVUPD    32(R11), Y1
@@ -2080,6 +3212,64 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y9, Y9, Y9
+	VPCMPGTQ Y0, Y9, Y10
+	VPANDN   Y0, Y10, Y0
+	VPCMPGTQ Y1, Y9, Y10
+	VPANDN   Y1, Y10, Y1
+	VPCMPGTQ Y2, Y9, Y10
+	VPANDN   Y2, Y10, Y2
+	VPCMPGTQ Y3, Y9, Y10
+	VPANDN   Y3, Y10, Y3
+	VPCMPGTQ Y4, Y9, Y10
+	VPANDN   Y4, Y10, Y4
+	VPCMPGTQ Y5, Y9, Y10
+	VPANDN   Y5, Y10, Y5
+	VPCMPGTQ Y6, Y9, Y10
+	VPANDN   Y6, Y10, Y6
+	VPCMPGTQ Y7, Y9, Y10
+	VPANDN   Y7, Y10, Y7
+	VPCMPGTQ Y8, Y9, Y9
+	VPANDN   Y8, Y9, Y8
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y9, Y9, Y9
+	VPCMPEQQ   (AX), Y9, Y10
+	VPANDN     Y0, Y10, Y0
+	VPCMPEQQ   32(AX), Y9, Y10
+	VPANDN     Y1, Y10, Y1
+	VMOVDQU    (R10), Y10
+	VMASKMOVPD 64(AX), Y10, Y10
+	VPCMPEQQ   Y10, Y9, Y10
+	VPANDN     Y2, Y10, Y2
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y9, Y10
+	VPANDN     Y3, Y10, Y3
+	VPCMPEQQ   32(AX), Y9, Y10
+	VPANDN     Y4, Y10, Y4
+	VMOVDQU    (R10), Y10
+	VMASKMOVPD 64(AX), Y10, Y10
+	VPCMPEQQ   Y10, Y9, Y10
+	VPANDN     Y5, Y10, Y5
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y9, Y10
+	VPANDN     Y6, Y10, Y6
+	VPCMPEQQ   32(AX), Y9, Y10
+	VPANDN     Y7, Y10, Y7
+	VMOVDQU    (R10), Y10
+	VMASKMOVPD 64(AX), Y10, Y10
+	VPCMPEQQ   Y10, Y9, Y9
+	VPANDN     Y8, Y9, Y8
+
+nomask:
 	VMOVDQU    (R10), Y9
 	VMOVUPD    Y0, (R8)
 	VMOVUPD    Y1, 32(R8)
@@ -2095,9 +3285,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile4x3(SB), NOSPLIT, $0-80
+// func avx2Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile4x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -2111,8 +3301,8 @@ TEXT ·avx2Tile4x3(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Y0
 	VMOVUPD 32(R11), Y1
@@ -2175,6 +3365,71 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y12, Y12, Y12
+	VPCMPGTQ Y0, Y12, Y13
+	VPANDN   Y0, Y13, Y0
+	VPCMPGTQ Y1, Y12, Y13
+	VPANDN   Y1, Y13, Y1
+	VPCMPGTQ Y2, Y12, Y13
+	VPANDN   Y2, Y13, Y2
+	VPCMPGTQ Y3, Y12, Y13
+	VPANDN   Y3, Y13, Y3
+	VPCMPGTQ Y4, Y12, Y13
+	VPANDN   Y4, Y13, Y4
+	VPCMPGTQ Y5, Y12, Y13
+	VPANDN   Y5, Y13, Y5
+	VPCMPGTQ Y6, Y12, Y13
+	VPANDN   Y6, Y13, Y6
+	VPCMPGTQ Y7, Y12, Y13
+	VPANDN   Y7, Y13, Y7
+	VPCMPGTQ Y8, Y12, Y13
+	VPANDN   Y8, Y13, Y8
+	VPCMPGTQ Y9, Y12, Y13
+	VPANDN   Y9, Y13, Y9
+	VPCMPGTQ Y10, Y12, Y13
+	VPANDN   Y10, Y13, Y10
+	VPCMPGTQ Y11, Y12, Y12
+	VPANDN   Y11, Y12, Y11
+
+norelu:
+	TESTQ    $0x00000004, acc+72(FP)
+	JZ       nomask
+	MOVQ     h+64(FP), AX
+	MOVQ     c+48(FP), CX
+	SUBQ     CX, AX
+	ADDQ     R8, AX
+	VPXOR    Y12, Y12, Y12
+	VPCMPEQQ (AX), Y12, Y13
+	VPANDN   Y0, Y13, Y0
+	VPCMPEQQ 32(AX), Y12, Y13
+	VPANDN   Y1, Y13, Y1
+	VPCMPEQQ 64(AX), Y12, Y13
+	VPANDN   Y2, Y13, Y2
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y12, Y13
+	VPANDN   Y3, Y13, Y3
+	VPCMPEQQ 32(AX), Y12, Y13
+	VPANDN   Y4, Y13, Y4
+	VPCMPEQQ 64(AX), Y12, Y13
+	VPANDN   Y5, Y13, Y5
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y12, Y13
+	VPANDN   Y6, Y13, Y6
+	VPCMPEQQ 32(AX), Y12, Y13
+	VPANDN   Y7, Y13, Y7
+	VPCMPEQQ 64(AX), Y12, Y13
+	VPANDN   Y8, Y13, Y8
+	ADDQ     R9, AX
+	VPCMPEQQ (AX), Y12, Y13
+	VPANDN   Y9, Y13, Y9
+	VPCMPEQQ 32(AX), Y12, Y13
+	VPANDN   Y10, Y13, Y10
+	VPCMPEQQ 64(AX), Y12, Y12
+	VPANDN   Y11, Y12, Y11
+
+nomask:
 	VMOVUPD Y0, (R8)
 	VMOVUPD Y1, 32(R8)
 	VMOVUPD Y2, 64(R8)
@@ -2193,9 +3448,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Tile4x3Masked(SB), NOSPLIT, $0-80
+// func avx2Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Tile4x3Masked(SB), NOSPLIT, $0-88
 	MOVQ       k+0(FP), AX
 	MOVQ       a+8(FP), CX
 	MOVQ       ars+16(FP), DX
@@ -2209,9 +3464,9 @@ TEXT ·avx2Tile4x3Masked(SB), NOSPLIT, $0-80
 	MOVQ       ldc+56(FP), R9
 	SHLQ       $0x03, R9
 	LEAQ       (DX)(DX*2), R10
-	MOVQ       mask+72(FP), R11
-	CMPQ       acc+64(FP), $0x00
-	JE         zero
+	MOVQ       mask+80(FP), R11
+	TESTQ      $0x00000001, acc+72(FP)
+	JZ         zero
 	MOVQ       R8, R12
 	VMOVUPD    (R12), Y0
 	VMOVUPD    32(R12), Y1
@@ -2279,6 +3534,79 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+72(FP)
+	JZ       norelu
+	VPXOR    Y12, Y12, Y12
+	VPCMPGTQ Y0, Y12, Y13
+	VPANDN   Y0, Y13, Y0
+	VPCMPGTQ Y1, Y12, Y13
+	VPANDN   Y1, Y13, Y1
+	VPCMPGTQ Y2, Y12, Y13
+	VPANDN   Y2, Y13, Y2
+	VPCMPGTQ Y3, Y12, Y13
+	VPANDN   Y3, Y13, Y3
+	VPCMPGTQ Y4, Y12, Y13
+	VPANDN   Y4, Y13, Y4
+	VPCMPGTQ Y5, Y12, Y13
+	VPANDN   Y5, Y13, Y5
+	VPCMPGTQ Y6, Y12, Y13
+	VPANDN   Y6, Y13, Y6
+	VPCMPGTQ Y7, Y12, Y13
+	VPANDN   Y7, Y13, Y7
+	VPCMPGTQ Y8, Y12, Y13
+	VPANDN   Y8, Y13, Y8
+	VPCMPGTQ Y9, Y12, Y13
+	VPANDN   Y9, Y13, Y9
+	VPCMPGTQ Y10, Y12, Y13
+	VPANDN   Y10, Y13, Y10
+	VPCMPGTQ Y11, Y12, Y12
+	VPANDN   Y11, Y12, Y11
+
+norelu:
+	TESTQ      $0x00000004, acc+72(FP)
+	JZ         nomask
+	MOVQ       h+64(FP), AX
+	MOVQ       c+48(FP), CX
+	SUBQ       CX, AX
+	ADDQ       R8, AX
+	VPXOR      Y12, Y12, Y12
+	VPCMPEQQ   (AX), Y12, Y13
+	VPANDN     Y0, Y13, Y0
+	VPCMPEQQ   32(AX), Y12, Y13
+	VPANDN     Y1, Y13, Y1
+	VMOVDQU    (R11), Y13
+	VMASKMOVPD 64(AX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y13
+	VPANDN     Y2, Y13, Y2
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y12, Y13
+	VPANDN     Y3, Y13, Y3
+	VPCMPEQQ   32(AX), Y12, Y13
+	VPANDN     Y4, Y13, Y4
+	VMOVDQU    (R11), Y13
+	VMASKMOVPD 64(AX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y13
+	VPANDN     Y5, Y13, Y5
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y12, Y13
+	VPANDN     Y6, Y13, Y6
+	VPCMPEQQ   32(AX), Y12, Y13
+	VPANDN     Y7, Y13, Y7
+	VMOVDQU    (R11), Y13
+	VMASKMOVPD 64(AX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y13
+	VPANDN     Y8, Y13, Y8
+	ADDQ       R9, AX
+	VPCMPEQQ   (AX), Y12, Y13
+	VPANDN     Y9, Y13, Y9
+	VPCMPEQQ   32(AX), Y12, Y13
+	VPANDN     Y10, Y13, Y10
+	VMOVDQU    (R11), Y13
+	VMASKMOVPD 64(AX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y12
+	VPANDN     Y11, Y12, Y11
+
+nomask:
 	VMOVDQU    (R11), Y12
 	VMOVUPD    Y0, (R8)
 	VMOVUPD    Y1, 32(R8)
@@ -2298,9 +3626,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Loop8x1(SB), NOSPLIT, $0-88
+// func avx2Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Loop8x1(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -2320,8 +3648,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R15
 	VMOVUPD (R15), Y0
 	ADDQ    R11, R15
@@ -2378,6 +3706,59 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+80(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ    $0x00000004, acc+80(FP)
+	JZ       nomask
+	MOVQ     h+72(FP), DX
+	MOVQ     c+56(FP), BX
+	SUBQ     BX, DX
+	ADDQ     R10, DX
+	VPXOR    Y8, Y8, Y8
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+nomask:
 	VMOVUPD Y0, (R10)
 	ADDQ    R11, R10
 	VMOVUPD Y1, (R10)
@@ -2407,9 +3788,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Loop8x1Masked(SB), NOSPLIT, $8-88
+// func avx2Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Loop8x1Masked(SB), NOSPLIT, $8-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -2424,14 +3805,14 @@ TEXT ·avx2Loop8x1Masked(SB), NOSPLIT, $8-88
 	LEAQ (SI)(SI*2), R12
 	LEAQ (SI)(SI*4), R13
 	LEAQ (R12)(SI*4), R14
-	MOVQ mask+80(FP), R15
+	MOVQ mask+88(FP), R15
 
 tile:
 	MOVQ       k+8(FP), DX
 	MOVQ       b+40(FP), R8
 	MOVQ       CX, BX
-	CMPQ       acc+72(FP), $0x00
-	JE         zero
+	TESTQ      $0x00000001, acc+80(FP)
+	JZ         zero
 	MOVQ       R10, BP
 	VMOVDQU    (R15), Y0
 	VMASKMOVPD (BP), Y0, Y0
@@ -2497,6 +3878,75 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+80(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ      $0x00000004, acc+80(FP)
+	JZ         nomask
+	MOVQ       h+72(FP), DX
+	MOVQ       c+56(FP), BX
+	SUBQ       BX, DX
+	ADDQ       R10, DX
+	VPXOR      Y8, Y8, Y8
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y0, Y9, Y0
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y1, Y9, Y1
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y2, Y9, Y2
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y3, Y9, Y3
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y4, Y9, Y4
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y5, Y9, Y5
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y6, Y9, Y6
+	ADDQ       R11, DX
+	VMOVDQU    (R15), Y9
+	VMASKMOVPD (DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y8
+	VPANDN     Y7, Y8, Y7
+
+nomask:
 	VMOVDQU    (R15), Y8
 	VMASKMOVPD Y0, Y8, (R10)
 	ADDQ       R11, R10
@@ -2527,9 +3977,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Loop4x2(SB), NOSPLIT, $0-88
+// func avx2Loop4x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Loop4x2(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -2547,8 +3997,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R13
 	VMOVUPD (R13), Y0
 	VMOVUPD 32(R13), Y1
@@ -2598,6 +4048,55 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+80(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ    $0x00000004, acc+80(FP)
+	JZ       nomask
+	MOVQ     h+72(FP), DX
+	MOVQ     c+56(FP), BX
+	SUBQ     BX, DX
+	ADDQ     R10, DX
+	VPXOR    Y8, Y8, Y8
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPEQQ 32(DX), Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPEQQ 32(DX), Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPEQQ 32(DX), Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPEQQ 32(DX), Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+nomask:
 	VMOVUPD Y0, (R10)
 	VMOVUPD Y1, 32(R10)
 	ADDQ    R11, R10
@@ -2619,9 +4118,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop4x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Loop4x2Masked(SB), NOSPLIT, $0-88
+// func avx2Loop4x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Loop4x2Masked(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -2634,14 +4133,14 @@ TEXT ·avx2Loop4x2Masked(SB), NOSPLIT, $0-88
 	MOVQ ldc+64(FP), R11
 	SHLQ $0x03, R11
 	LEAQ (SI)(SI*2), R12
-	MOVQ mask+80(FP), R13
+	MOVQ mask+88(FP), R13
 
 tile:
 	MOVQ       k+8(FP), DX
 	MOVQ       b+40(FP), R8
 	MOVQ       CX, BX
-	CMPQ       acc+72(FP), $0x00
-	JE         zero
+	TESTQ      $0x00000001, acc+80(FP)
+	JZ         zero
 	MOVQ       R10, R14
 	VMOVUPD    (R14), Y0
 	VMOVDQU    (R13), Y1
@@ -2696,6 +4195,63 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+80(FP)
+	JZ       norelu
+	VPXOR    Y8, Y8, Y8
+	VPCMPGTQ Y0, Y8, Y9
+	VPANDN   Y0, Y9, Y0
+	VPCMPGTQ Y1, Y8, Y9
+	VPANDN   Y1, Y9, Y1
+	VPCMPGTQ Y2, Y8, Y9
+	VPANDN   Y2, Y9, Y2
+	VPCMPGTQ Y3, Y8, Y9
+	VPANDN   Y3, Y9, Y3
+	VPCMPGTQ Y4, Y8, Y9
+	VPANDN   Y4, Y9, Y4
+	VPCMPGTQ Y5, Y8, Y9
+	VPANDN   Y5, Y9, Y5
+	VPCMPGTQ Y6, Y8, Y9
+	VPANDN   Y6, Y9, Y6
+	VPCMPGTQ Y7, Y8, Y8
+	VPANDN   Y7, Y8, Y7
+
+norelu:
+	TESTQ      $0x00000004, acc+80(FP)
+	JZ         nomask
+	MOVQ       h+72(FP), DX
+	MOVQ       c+56(FP), BX
+	SUBQ       BX, DX
+	ADDQ       R10, DX
+	VPXOR      Y8, Y8, Y8
+	VPCMPEQQ   (DX), Y8, Y9
+	VPANDN     Y0, Y9, Y0
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD 32(DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y1, Y9, Y1
+	ADDQ       R11, DX
+	VPCMPEQQ   (DX), Y8, Y9
+	VPANDN     Y2, Y9, Y2
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD 32(DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y3, Y9, Y3
+	ADDQ       R11, DX
+	VPCMPEQQ   (DX), Y8, Y9
+	VPANDN     Y4, Y9, Y4
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD 32(DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y9
+	VPANDN     Y5, Y9, Y5
+	ADDQ       R11, DX
+	VPCMPEQQ   (DX), Y8, Y9
+	VPANDN     Y6, Y9, Y6
+	VMOVDQU    (R13), Y9
+	VMASKMOVPD 32(DX), Y9, Y9
+	VPCMPEQQ   Y9, Y8, Y8
+	VPANDN     Y7, Y8, Y7
+
+nomask:
 	VMOVDQU    (R13), Y8
 	VMOVUPD    Y0, (R10)
 	VMASKMOVPD Y1, Y8, 32(R10)
@@ -2718,9 +4274,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Loop4x3(SB), NOSPLIT, $0-88
+// func avx2Loop4x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Loop4x3(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -2738,8 +4294,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R13
 	VMOVUPD (R13), Y0
 	VMOVUPD 32(R13), Y1
@@ -2802,6 +4358,71 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+80(FP)
+	JZ       norelu
+	VPXOR    Y12, Y12, Y12
+	VPCMPGTQ Y0, Y12, Y13
+	VPANDN   Y0, Y13, Y0
+	VPCMPGTQ Y1, Y12, Y13
+	VPANDN   Y1, Y13, Y1
+	VPCMPGTQ Y2, Y12, Y13
+	VPANDN   Y2, Y13, Y2
+	VPCMPGTQ Y3, Y12, Y13
+	VPANDN   Y3, Y13, Y3
+	VPCMPGTQ Y4, Y12, Y13
+	VPANDN   Y4, Y13, Y4
+	VPCMPGTQ Y5, Y12, Y13
+	VPANDN   Y5, Y13, Y5
+	VPCMPGTQ Y6, Y12, Y13
+	VPANDN   Y6, Y13, Y6
+	VPCMPGTQ Y7, Y12, Y13
+	VPANDN   Y7, Y13, Y7
+	VPCMPGTQ Y8, Y12, Y13
+	VPANDN   Y8, Y13, Y8
+	VPCMPGTQ Y9, Y12, Y13
+	VPANDN   Y9, Y13, Y9
+	VPCMPGTQ Y10, Y12, Y13
+	VPANDN   Y10, Y13, Y10
+	VPCMPGTQ Y11, Y12, Y12
+	VPANDN   Y11, Y12, Y11
+
+norelu:
+	TESTQ    $0x00000004, acc+80(FP)
+	JZ       nomask
+	MOVQ     h+72(FP), DX
+	MOVQ     c+56(FP), BX
+	SUBQ     BX, DX
+	ADDQ     R10, DX
+	VPXOR    Y12, Y12, Y12
+	VPCMPEQQ (DX), Y12, Y13
+	VPANDN   Y0, Y13, Y0
+	VPCMPEQQ 32(DX), Y12, Y13
+	VPANDN   Y1, Y13, Y1
+	VPCMPEQQ 64(DX), Y12, Y13
+	VPANDN   Y2, Y13, Y2
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y12, Y13
+	VPANDN   Y3, Y13, Y3
+	VPCMPEQQ 32(DX), Y12, Y13
+	VPANDN   Y4, Y13, Y4
+	VPCMPEQQ 64(DX), Y12, Y13
+	VPANDN   Y5, Y13, Y5
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y12, Y13
+	VPANDN   Y6, Y13, Y6
+	VPCMPEQQ 32(DX), Y12, Y13
+	VPANDN   Y7, Y13, Y7
+	VPCMPEQQ 64(DX), Y12, Y13
+	VPANDN   Y8, Y13, Y8
+	ADDQ     R11, DX
+	VPCMPEQQ (DX), Y12, Y13
+	VPANDN   Y9, Y13, Y9
+	VPCMPEQQ 32(DX), Y12, Y13
+	VPANDN   Y10, Y13, Y10
+	VPCMPEQQ 64(DX), Y12, Y12
+	VPANDN   Y11, Y12, Y11
+
+nomask:
 	VMOVUPD Y0, (R10)
 	VMOVUPD Y1, 32(R10)
 	VMOVUPD Y2, 64(R10)
@@ -2827,9 +4448,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask *[4]int64)
-// Requires: AVX, FMA3
-TEXT ·avx2Loop4x3Masked(SB), NOSPLIT, $0-88
+// func avx2Loop4x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask *[4]int64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·avx2Loop4x3Masked(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -2842,14 +4463,14 @@ TEXT ·avx2Loop4x3Masked(SB), NOSPLIT, $0-88
 	MOVQ ldc+64(FP), R11
 	SHLQ $0x03, R11
 	LEAQ (SI)(SI*2), R12
-	MOVQ mask+80(FP), R13
+	MOVQ mask+88(FP), R13
 
 tile:
 	MOVQ       k+8(FP), DX
 	MOVQ       b+40(FP), R8
 	MOVQ       CX, BX
-	CMPQ       acc+72(FP), $0x00
-	JE         zero
+	TESTQ      $0x00000001, acc+80(FP)
+	JZ         zero
 	MOVQ       R10, R14
 	VMOVUPD    (R14), Y0
 	VMOVUPD    32(R14), Y1
@@ -2917,6 +4538,79 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ    $0x00000002, acc+80(FP)
+	JZ       norelu
+	VPXOR    Y12, Y12, Y12
+	VPCMPGTQ Y0, Y12, Y13
+	VPANDN   Y0, Y13, Y0
+	VPCMPGTQ Y1, Y12, Y13
+	VPANDN   Y1, Y13, Y1
+	VPCMPGTQ Y2, Y12, Y13
+	VPANDN   Y2, Y13, Y2
+	VPCMPGTQ Y3, Y12, Y13
+	VPANDN   Y3, Y13, Y3
+	VPCMPGTQ Y4, Y12, Y13
+	VPANDN   Y4, Y13, Y4
+	VPCMPGTQ Y5, Y12, Y13
+	VPANDN   Y5, Y13, Y5
+	VPCMPGTQ Y6, Y12, Y13
+	VPANDN   Y6, Y13, Y6
+	VPCMPGTQ Y7, Y12, Y13
+	VPANDN   Y7, Y13, Y7
+	VPCMPGTQ Y8, Y12, Y13
+	VPANDN   Y8, Y13, Y8
+	VPCMPGTQ Y9, Y12, Y13
+	VPANDN   Y9, Y13, Y9
+	VPCMPGTQ Y10, Y12, Y13
+	VPANDN   Y10, Y13, Y10
+	VPCMPGTQ Y11, Y12, Y12
+	VPANDN   Y11, Y12, Y11
+
+norelu:
+	TESTQ      $0x00000004, acc+80(FP)
+	JZ         nomask
+	MOVQ       h+72(FP), DX
+	MOVQ       c+56(FP), BX
+	SUBQ       BX, DX
+	ADDQ       R10, DX
+	VPXOR      Y12, Y12, Y12
+	VPCMPEQQ   (DX), Y12, Y13
+	VPANDN     Y0, Y13, Y0
+	VPCMPEQQ   32(DX), Y12, Y13
+	VPANDN     Y1, Y13, Y1
+	VMOVDQU    (R13), Y13
+	VMASKMOVPD 64(DX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y13
+	VPANDN     Y2, Y13, Y2
+	ADDQ       R11, DX
+	VPCMPEQQ   (DX), Y12, Y13
+	VPANDN     Y3, Y13, Y3
+	VPCMPEQQ   32(DX), Y12, Y13
+	VPANDN     Y4, Y13, Y4
+	VMOVDQU    (R13), Y13
+	VMASKMOVPD 64(DX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y13
+	VPANDN     Y5, Y13, Y5
+	ADDQ       R11, DX
+	VPCMPEQQ   (DX), Y12, Y13
+	VPANDN     Y6, Y13, Y6
+	VPCMPEQQ   32(DX), Y12, Y13
+	VPANDN     Y7, Y13, Y7
+	VMOVDQU    (R13), Y13
+	VMASKMOVPD 64(DX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y13
+	VPANDN     Y8, Y13, Y8
+	ADDQ       R11, DX
+	VPCMPEQQ   (DX), Y12, Y13
+	VPANDN     Y9, Y13, Y9
+	VPCMPEQQ   32(DX), Y12, Y13
+	VPANDN     Y10, Y13, Y10
+	VMOVDQU    (R13), Y13
+	VMASKMOVPD 64(DX), Y13, Y13
+	VPCMPEQQ   Y13, Y12, Y12
+	VPANDN     Y11, Y12, Y11
+
+nomask:
 	VMOVDQU    (R13), Y12
 	VMOVUPD    Y0, (R10)
 	VMOVUPD    Y1, 32(R10)
@@ -4883,9 +6577,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -4898,8 +6592,8 @@ TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	JMP     start
@@ -4921,13 +6615,30 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z1
+	VPANDNQ Z0, Z1, Z0
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z1
+	VPTESTMQ    Z1, Z1, K1
+	VMOVDQU64.Z Z0, K1, Z0
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -4940,10 +6651,10 @@ TEXT ·avx512Tile1x1Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), DI
 	MOVQ      ldc+56(FP), R8
 	SHLQ      $0x03, R8
-	MOVQ      mask+72(FP), R8
+	MOVQ      mask+80(FP), R8
 	KMOVW     R8, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      DI, R8
 	VMOVUPD.Z (R8), K1, Z0
 	JMP       start
@@ -4965,13 +6676,30 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z1
+	VPANDNQ Z0, Z1, Z0
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVUPD.Z   (AX), K1, Z1
+	VPTESTMQ    Z1, Z1, K2
+	VMOVDQU64.Z Z0, K2, Z0
+
+nomask:
 	VMOVUPD Z0, K1, (DI)
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -4984,8 +6712,8 @@ TEXT ·avx512Tile2x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	ADDQ    R9, R10
@@ -5012,15 +6740,38 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z2
+	VPANDNQ Z0, Z2, Z0
+	VPSRAQ  $0x3f, Z1, Z2
+	VPANDNQ Z1, Z2, Z1
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z2
+	VPTESTMQ    Z2, Z2, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z2
+	VPTESTMQ    Z2, Z2, K1
+	VMOVDQU64.Z Z1, K1, Z1
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5033,10 +6784,10 @@ TEXT ·avx512Tile2x1Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD.Z (R10), K1, Z0
 	ADDQ      R9, R10
@@ -5063,15 +6814,38 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z2
+	VPANDNQ Z0, Z2, Z0
+	VPSRAQ  $0x3f, Z1, Z2
+	VPANDNQ Z1, Z2, Z1
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z2
+	VPTESTMQ    Z2, Z2, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z2
+	VPTESTMQ    Z2, Z2, K2
+	VMOVDQU64.Z Z1, K2, Z1
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5084,8 +6858,8 @@ TEXT ·avx512Tile3x1(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	ADDQ    R9, R10
@@ -5117,6 +6891,35 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z3
+	VPANDNQ Z0, Z3, Z0
+	VPSRAQ  $0x3f, Z1, Z3
+	VPANDNQ Z1, Z3, Z1
+	VPSRAQ  $0x3f, Z2, Z3
+	VPANDNQ Z2, Z3, Z2
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z3
+	VPTESTMQ    Z3, Z3, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z3
+	VPTESTMQ    Z3, Z3, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z3
+	VPTESTMQ    Z3, Z3, K1
+	VMOVDQU64.Z Z2, K1, Z2
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
@@ -5125,9 +6928,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5140,10 +6943,10 @@ TEXT ·avx512Tile3x1Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD.Z (R10), K1, Z0
 	ADDQ      R9, R10
@@ -5175,6 +6978,35 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z3
+	VPANDNQ Z0, Z3, Z0
+	VPSRAQ  $0x3f, Z1, Z3
+	VPANDNQ Z1, Z3, Z1
+	VPSRAQ  $0x3f, Z2, Z3
+	VPANDNQ Z2, Z3, Z2
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z2, K2, Z2
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
@@ -5183,9 +7015,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5199,8 +7031,8 @@ TEXT ·avx512Tile4x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	ADDQ    R9, R11
@@ -5237,6 +7069,41 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z4
+	VPANDNQ Z0, Z4, Z0
+	VPSRAQ  $0x3f, Z1, Z4
+	VPANDNQ Z1, Z4, Z1
+	VPSRAQ  $0x3f, Z2, Z4
+	VPANDNQ Z2, Z4, Z2
+	VPSRAQ  $0x3f, Z3, Z4
+	VPANDNQ Z3, Z4, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z3, K1, Z3
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
@@ -5247,9 +7114,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5263,10 +7130,10 @@ TEXT ·avx512Tile4x1Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD.Z (R11), K1, Z0
 	ADDQ      R9, R11
@@ -5303,6 +7170,41 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z4
+	VPANDNQ Z0, Z4, Z0
+	VPSRAQ  $0x3f, Z1, Z4
+	VPANDNQ Z1, Z4, Z1
+	VPSRAQ  $0x3f, Z2, Z4
+	VPANDNQ Z2, Z4, Z2
+	VPSRAQ  $0x3f, Z3, Z4
+	VPANDNQ Z3, Z4, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z3, K2, Z3
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
@@ -5313,9 +7215,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5329,8 +7231,8 @@ TEXT ·avx512Tile5x1(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	ADDQ    R9, R11
@@ -5372,6 +7274,47 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z5
+	VPANDNQ Z0, Z5, Z0
+	VPSRAQ  $0x3f, Z1, Z5
+	VPANDNQ Z1, Z5, Z1
+	VPSRAQ  $0x3f, Z2, Z5
+	VPANDNQ Z2, Z5, Z2
+	VPSRAQ  $0x3f, Z3, Z5
+	VPANDNQ Z3, Z5, Z3
+	VPSRAQ  $0x3f, Z4, Z5
+	VPANDNQ Z4, Z5, Z4
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z5
+	VPTESTMQ    Z5, Z5, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z5
+	VPTESTMQ    Z5, Z5, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z5
+	VPTESTMQ    Z5, Z5, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z5
+	VPTESTMQ    Z5, Z5, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z5
+	VPTESTMQ    Z5, Z5, K1
+	VMOVDQU64.Z Z4, K1, Z4
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
@@ -5384,9 +7327,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5400,10 +7343,10 @@ TEXT ·avx512Tile5x1Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD.Z (R11), K1, Z0
 	ADDQ      R9, R11
@@ -5445,6 +7388,47 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z5
+	VPANDNQ Z0, Z5, Z0
+	VPSRAQ  $0x3f, Z1, Z5
+	VPANDNQ Z1, Z5, Z1
+	VPSRAQ  $0x3f, Z2, Z5
+	VPANDNQ Z2, Z5, Z2
+	VPSRAQ  $0x3f, Z3, Z5
+	VPANDNQ Z3, Z5, Z3
+	VPSRAQ  $0x3f, Z4, Z5
+	VPANDNQ Z4, Z5, Z4
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z5
+	VPTESTMQ    Z5, Z5, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z5
+	VPTESTMQ    Z5, Z5, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z5
+	VPTESTMQ    Z5, Z5, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z5
+	VPTESTMQ    Z5, Z5, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z5
+	VPTESTMQ    Z5, Z5, K2
+	VMOVDQU64.Z Z4, K2, Z4
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
@@ -5457,9 +7441,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5474,8 +7458,8 @@ TEXT ·avx512Tile6x1(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	ADDQ    R9, R12
@@ -5522,6 +7506,53 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z6
+	VPANDNQ Z0, Z6, Z0
+	VPSRAQ  $0x3f, Z1, Z6
+	VPANDNQ Z1, Z6, Z1
+	VPSRAQ  $0x3f, Z2, Z6
+	VPANDNQ Z2, Z6, Z2
+	VPSRAQ  $0x3f, Z3, Z6
+	VPANDNQ Z3, Z6, Z3
+	VPSRAQ  $0x3f, Z4, Z6
+	VPANDNQ Z4, Z6, Z4
+	VPSRAQ  $0x3f, Z5, Z6
+	VPANDNQ Z5, Z6, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z5, K1, Z5
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
@@ -5536,9 +7567,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5553,10 +7584,10 @@ TEXT ·avx512Tile6x1Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD.Z (R12), K1, Z0
 	ADDQ      R9, R12
@@ -5603,6 +7634,53 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z6
+	VPANDNQ Z0, Z6, Z0
+	VPSRAQ  $0x3f, Z1, Z6
+	VPANDNQ Z1, Z6, Z1
+	VPSRAQ  $0x3f, Z2, Z6
+	VPANDNQ Z2, Z6, Z2
+	VPSRAQ  $0x3f, Z3, Z6
+	VPANDNQ Z3, Z6, Z3
+	VPSRAQ  $0x3f, Z4, Z6
+	VPANDNQ Z4, Z6, Z4
+	VPSRAQ  $0x3f, Z5, Z6
+	VPANDNQ Z5, Z6, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z5, K2, Z5
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
@@ -5617,9 +7695,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile7x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile7x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile7x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5634,8 +7712,8 @@ TEXT ·avx512Tile7x1(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	ADDQ    R9, R12
@@ -5687,6 +7765,59 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z7
+	VPANDNQ Z0, Z7, Z0
+	VPSRAQ  $0x3f, Z1, Z7
+	VPANDNQ Z1, Z7, Z1
+	VPSRAQ  $0x3f, Z2, Z7
+	VPANDNQ Z2, Z7, Z2
+	VPSRAQ  $0x3f, Z3, Z7
+	VPANDNQ Z3, Z7, Z3
+	VPSRAQ  $0x3f, Z4, Z7
+	VPANDNQ Z4, Z7, Z4
+	VPSRAQ  $0x3f, Z5, Z7
+	VPANDNQ Z5, Z7, Z5
+	VPSRAQ  $0x3f, Z6, Z7
+	VPANDNQ Z6, Z7, Z6
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z7
+	VPTESTMQ    Z7, Z7, K1
+	VMOVDQU64.Z Z6, K1, Z6
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
@@ -5703,9 +7834,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile7x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile7x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile7x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5720,10 +7851,10 @@ TEXT ·avx512Tile7x1Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD.Z (R12), K1, Z0
 	ADDQ      R9, R12
@@ -5775,6 +7906,59 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z7
+	VPANDNQ Z0, Z7, Z0
+	VPSRAQ  $0x3f, Z1, Z7
+	VPANDNQ Z1, Z7, Z1
+	VPSRAQ  $0x3f, Z2, Z7
+	VPANDNQ Z2, Z7, Z2
+	VPSRAQ  $0x3f, Z3, Z7
+	VPANDNQ Z3, Z7, Z3
+	VPSRAQ  $0x3f, Z4, Z7
+	VPANDNQ Z4, Z7, Z4
+	VPSRAQ  $0x3f, Z5, Z7
+	VPANDNQ Z5, Z7, Z5
+	VPSRAQ  $0x3f, Z6, Z7
+	VPANDNQ Z6, Z7, Z6
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z6, K2, Z6
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
@@ -5791,9 +7975,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile8x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile8x1(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile8x1(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5809,8 +7993,8 @@ TEXT ·avx512Tile8x1(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Z0
 	ADDQ    R9, R13
@@ -5867,6 +8051,65 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z7, K1, Z7
+
+nomask:
 	VMOVUPD Z0, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, (R8)
@@ -5885,9 +8128,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile8x1Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile8x1Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile8x1Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -5903,10 +8146,10 @@ TEXT ·avx512Tile8x1Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
 	LEAQ      (R10)(DX*4), R12
-	MOVQ      mask+72(FP), R13
+	MOVQ      mask+80(FP), R13
 	KMOVW     R13, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R13
 	VMOVUPD.Z (R13), K1, Z0
 	ADDQ      R9, R13
@@ -5963,6 +8206,65 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	ADDQ        R9, AX
+	VMOVUPD.Z   (AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z7, K2, Z7
+
+nomask:
 	VMOVUPD Z0, K1, (R8)
 	ADDQ    R9, R8
 	VMOVUPD Z1, K1, (R8)
@@ -5981,9 +8283,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -5996,8 +8298,8 @@ TEXT ·avx512Tile1x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	VMOVUPD 64(R8), Z1
@@ -6023,14 +8325,36 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z2
+	VPANDNQ Z0, Z2, Z0
+	VPSRAQ  $0x3f, Z1, Z2
+	VPANDNQ Z1, Z2, Z1
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z2
+	VPTESTMQ    Z2, Z2, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z2
+	VPTESTMQ    Z2, Z2, K1
+	VMOVDQU64.Z Z1, K1, Z1
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, 64(DI)
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -6043,10 +8367,10 @@ TEXT ·avx512Tile1x2Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), DI
 	MOVQ      ldc+56(FP), R8
 	SHLQ      $0x03, R8
-	MOVQ      mask+72(FP), R8
+	MOVQ      mask+80(FP), R8
 	KMOVW     R8, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      DI, R8
 	VMOVUPD   (R8), Z0
 	VMOVUPD.Z 64(R8), K1, Z1
@@ -6072,14 +8396,36 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z2
+	VPANDNQ Z0, Z2, Z0
+	VPSRAQ  $0x3f, Z1, Z2
+	VPANDNQ Z1, Z2, Z1
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z2
+	VPTESTMQ    Z2, Z2, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z2
+	VPTESTMQ    Z2, Z2, K2
+	VMOVDQU64.Z Z1, K2, Z1
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, K1, 64(DI)
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -6092,8 +8438,8 @@ TEXT ·avx512Tile2x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -6127,6 +8473,39 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z4
+	VPANDNQ Z0, Z4, Z0
+	VPSRAQ  $0x3f, Z1, Z4
+	VPANDNQ Z1, Z4, Z1
+	VPSRAQ  $0x3f, Z2, Z4
+	VPANDNQ Z2, Z4, Z2
+	VPSRAQ  $0x3f, Z3, Z4
+	VPANDNQ Z3, Z4, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z3, K1, Z3
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -6135,9 +8514,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -6150,10 +8529,10 @@ TEXT ·avx512Tile2x2Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD.Z 64(R10), K1, Z1
@@ -6187,6 +8566,39 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z4
+	VPANDNQ Z0, Z4, Z0
+	VPSRAQ  $0x3f, Z1, Z4
+	VPANDNQ Z1, Z4, Z1
+	VPSRAQ  $0x3f, Z2, Z4
+	VPANDNQ Z2, Z4, Z2
+	VPSRAQ  $0x3f, Z3, Z4
+	VPANDNQ Z3, Z4, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z3, K2, Z3
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -6195,9 +8607,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -6210,8 +8622,8 @@ TEXT ·avx512Tile3x2(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -6253,6 +8665,50 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z6
+	VPANDNQ Z0, Z6, Z0
+	VPSRAQ  $0x3f, Z1, Z6
+	VPANDNQ Z1, Z6, Z1
+	VPSRAQ  $0x3f, Z2, Z6
+	VPANDNQ Z2, Z6, Z2
+	VPSRAQ  $0x3f, Z3, Z6
+	VPANDNQ Z3, Z6, Z3
+	VPSRAQ  $0x3f, Z4, Z6
+	VPANDNQ Z4, Z6, Z4
+	VPSRAQ  $0x3f, Z5, Z6
+	VPANDNQ Z5, Z6, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z5, K1, Z5
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -6264,9 +8720,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -6279,10 +8735,10 @@ TEXT ·avx512Tile3x2Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD.Z 64(R10), K1, Z1
@@ -6324,6 +8780,50 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z6
+	VPANDNQ Z0, Z6, Z0
+	VPSRAQ  $0x3f, Z1, Z6
+	VPANDNQ Z1, Z6, Z1
+	VPSRAQ  $0x3f, Z2, Z6
+	VPANDNQ Z2, Z6, Z2
+	VPSRAQ  $0x3f, Z3, Z6
+	VPANDNQ Z3, Z6, Z3
+	VPSRAQ  $0x3f, Z4, Z6
+	VPANDNQ Z4, Z6, Z4
+	VPSRAQ  $0x3f, Z5, Z6
+	VPANDNQ Z5, Z6, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z5, K2, Z5
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -6335,9 +8835,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -6351,8 +8851,8 @@ TEXT ·avx512Tile4x2(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -6402,6 +8902,61 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z7, K1, Z7
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -6416,9 +8971,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -6432,10 +8987,10 @@ TEXT ·avx512Tile4x2Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD.Z 64(R11), K1, Z1
@@ -6485,6 +9040,61 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   64(AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z7, K2, Z7
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -6499,9 +9109,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -6515,8 +9125,8 @@ TEXT ·avx512Tile5x2(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -6574,6 +9184,72 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z10
+	VPANDNQ Z0, Z10, Z0
+	VPSRAQ  $0x3f, Z1, Z10
+	VPANDNQ Z1, Z10, Z1
+	VPSRAQ  $0x3f, Z2, Z10
+	VPANDNQ Z2, Z10, Z2
+	VPSRAQ  $0x3f, Z3, Z10
+	VPANDNQ Z3, Z10, Z3
+	VPSRAQ  $0x3f, Z4, Z10
+	VPANDNQ Z4, Z10, Z4
+	VPSRAQ  $0x3f, Z5, Z10
+	VPANDNQ Z5, Z10, Z5
+	VPSRAQ  $0x3f, Z6, Z10
+	VPANDNQ Z6, Z10, Z6
+	VPSRAQ  $0x3f, Z7, Z10
+	VPANDNQ Z7, Z10, Z7
+	VPSRAQ  $0x3f, Z8, Z10
+	VPANDNQ Z8, Z10, Z8
+	VPSRAQ  $0x3f, Z9, Z10
+	VPANDNQ Z9, Z10, Z9
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z10
+	VPTESTMQ    Z10, Z10, K1
+	VMOVDQU64.Z Z9, K1, Z9
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -6591,9 +9267,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -6607,10 +9283,10 @@ TEXT ·avx512Tile5x2Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD.Z 64(R11), K1, Z1
@@ -6668,6 +9344,72 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z10
+	VPANDNQ Z0, Z10, Z0
+	VPSRAQ  $0x3f, Z1, Z10
+	VPANDNQ Z1, Z10, Z1
+	VPSRAQ  $0x3f, Z2, Z10
+	VPANDNQ Z2, Z10, Z2
+	VPSRAQ  $0x3f, Z3, Z10
+	VPANDNQ Z3, Z10, Z3
+	VPSRAQ  $0x3f, Z4, Z10
+	VPANDNQ Z4, Z10, Z4
+	VPSRAQ  $0x3f, Z5, Z10
+	VPANDNQ Z5, Z10, Z5
+	VPSRAQ  $0x3f, Z6, Z10
+	VPANDNQ Z6, Z10, Z6
+	VPSRAQ  $0x3f, Z7, Z10
+	VPANDNQ Z7, Z10, Z7
+	VPSRAQ  $0x3f, Z8, Z10
+	VPANDNQ Z8, Z10, Z8
+	VPSRAQ  $0x3f, Z9, Z10
+	VPANDNQ Z9, Z10, Z9
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(AX), K1, Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   64(AX), K1, Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVUPD.Z   64(AX), K1, Z10
+	VPTESTMQ    Z10, Z10, K2
+	VMOVDQU64.Z Z9, K2, Z9
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -6685,9 +9427,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -6702,8 +9444,8 @@ TEXT ·avx512Tile6x2(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -6769,6 +9511,83 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z12
+	VPANDNQ Z0, Z12, Z0
+	VPSRAQ  $0x3f, Z1, Z12
+	VPANDNQ Z1, Z12, Z1
+	VPSRAQ  $0x3f, Z2, Z12
+	VPANDNQ Z2, Z12, Z2
+	VPSRAQ  $0x3f, Z3, Z12
+	VPANDNQ Z3, Z12, Z3
+	VPSRAQ  $0x3f, Z4, Z12
+	VPANDNQ Z4, Z12, Z4
+	VPSRAQ  $0x3f, Z5, Z12
+	VPANDNQ Z5, Z12, Z5
+	VPSRAQ  $0x3f, Z6, Z12
+	VPANDNQ Z6, Z12, Z6
+	VPSRAQ  $0x3f, Z7, Z12
+	VPANDNQ Z7, Z12, Z7
+	VPSRAQ  $0x3f, Z8, Z12
+	VPANDNQ Z8, Z12, Z8
+	VPSRAQ  $0x3f, Z9, Z12
+	VPANDNQ Z9, Z12, Z9
+	VPSRAQ  $0x3f, Z10, Z12
+	VPANDNQ Z10, Z12, Z10
+	VPSRAQ  $0x3f, Z11, Z12
+	VPANDNQ Z11, Z12, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z11, K1, Z11
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -6789,9 +9608,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -6806,10 +9625,10 @@ TEXT ·avx512Tile6x2Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD.Z 64(R12), K1, Z1
@@ -6875,6 +9694,83 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z12
+	VPANDNQ Z0, Z12, Z0
+	VPSRAQ  $0x3f, Z1, Z12
+	VPANDNQ Z1, Z12, Z1
+	VPSRAQ  $0x3f, Z2, Z12
+	VPANDNQ Z2, Z12, Z2
+	VPSRAQ  $0x3f, Z3, Z12
+	VPANDNQ Z3, Z12, Z3
+	VPSRAQ  $0x3f, Z4, Z12
+	VPANDNQ Z4, Z12, Z4
+	VPSRAQ  $0x3f, Z5, Z12
+	VPANDNQ Z5, Z12, Z5
+	VPSRAQ  $0x3f, Z6, Z12
+	VPANDNQ Z6, Z12, Z6
+	VPSRAQ  $0x3f, Z7, Z12
+	VPANDNQ Z7, Z12, Z7
+	VPSRAQ  $0x3f, Z8, Z12
+	VPANDNQ Z8, Z12, Z8
+	VPSRAQ  $0x3f, Z9, Z12
+	VPANDNQ Z9, Z12, Z9
+	VPSRAQ  $0x3f, Z10, Z12
+	VPANDNQ Z10, Z12, Z10
+	VPSRAQ  $0x3f, Z11, Z12
+	VPANDNQ Z11, Z12, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   64(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVUPD.Z   64(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   64(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z11, K2, Z11
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -6895,9 +9791,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile7x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile7x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile7x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile7x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -6912,8 +9808,8 @@ TEXT ·avx512Tile7x2(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -6987,6 +9883,94 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z14
+	VPANDNQ Z0, Z14, Z0
+	VPSRAQ  $0x3f, Z1, Z14
+	VPANDNQ Z1, Z14, Z1
+	VPSRAQ  $0x3f, Z2, Z14
+	VPANDNQ Z2, Z14, Z2
+	VPSRAQ  $0x3f, Z3, Z14
+	VPANDNQ Z3, Z14, Z3
+	VPSRAQ  $0x3f, Z4, Z14
+	VPANDNQ Z4, Z14, Z4
+	VPSRAQ  $0x3f, Z5, Z14
+	VPANDNQ Z5, Z14, Z5
+	VPSRAQ  $0x3f, Z6, Z14
+	VPANDNQ Z6, Z14, Z6
+	VPSRAQ  $0x3f, Z7, Z14
+	VPANDNQ Z7, Z14, Z7
+	VPSRAQ  $0x3f, Z8, Z14
+	VPANDNQ Z8, Z14, Z8
+	VPSRAQ  $0x3f, Z9, Z14
+	VPANDNQ Z9, Z14, Z9
+	VPSRAQ  $0x3f, Z10, Z14
+	VPANDNQ Z10, Z14, Z10
+	VPSRAQ  $0x3f, Z11, Z14
+	VPANDNQ Z11, Z14, Z11
+	VPSRAQ  $0x3f, Z12, Z14
+	VPANDNQ Z12, Z14, Z12
+	VPSRAQ  $0x3f, Z13, Z14
+	VPANDNQ Z13, Z14, Z13
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z14
+	VPTESTMQ    Z14, Z14, K1
+	VMOVDQU64.Z Z13, K1, Z13
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -7010,9 +9994,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile7x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile7x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile7x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile7x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -7027,10 +10011,10 @@ TEXT ·avx512Tile7x2Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD.Z 64(R12), K1, Z1
@@ -7104,6 +10088,94 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z14
+	VPANDNQ Z0, Z14, Z0
+	VPSRAQ  $0x3f, Z1, Z14
+	VPANDNQ Z1, Z14, Z1
+	VPSRAQ  $0x3f, Z2, Z14
+	VPANDNQ Z2, Z14, Z2
+	VPSRAQ  $0x3f, Z3, Z14
+	VPANDNQ Z3, Z14, Z3
+	VPSRAQ  $0x3f, Z4, Z14
+	VPANDNQ Z4, Z14, Z4
+	VPSRAQ  $0x3f, Z5, Z14
+	VPANDNQ Z5, Z14, Z5
+	VPSRAQ  $0x3f, Z6, Z14
+	VPANDNQ Z6, Z14, Z6
+	VPSRAQ  $0x3f, Z7, Z14
+	VPANDNQ Z7, Z14, Z7
+	VPSRAQ  $0x3f, Z8, Z14
+	VPANDNQ Z8, Z14, Z8
+	VPSRAQ  $0x3f, Z9, Z14
+	VPANDNQ Z9, Z14, Z9
+	VPSRAQ  $0x3f, Z10, Z14
+	VPANDNQ Z10, Z14, Z10
+	VPSRAQ  $0x3f, Z11, Z14
+	VPANDNQ Z11, Z14, Z11
+	VPSRAQ  $0x3f, Z12, Z14
+	VPANDNQ Z12, Z14, Z12
+	VPSRAQ  $0x3f, Z13, Z14
+	VPANDNQ Z13, Z14, Z13
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVUPD.Z   64(AX), K1, Z14
+	VPTESTMQ    Z14, Z14, K2
+	VMOVDQU64.Z Z13, K2, Z13
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -7127,9 +10199,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile8x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile8x2(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile8x2(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile8x2(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -7145,8 +10217,8 @@ TEXT ·avx512Tile8x2(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Z0
 	VMOVUPD 64(R13), Z1
@@ -7228,6 +10300,105 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z16
+	VPANDNQ Z0, Z16, Z0
+	VPSRAQ  $0x3f, Z1, Z16
+	VPANDNQ Z1, Z16, Z1
+	VPSRAQ  $0x3f, Z2, Z16
+	VPANDNQ Z2, Z16, Z2
+	VPSRAQ  $0x3f, Z3, Z16
+	VPANDNQ Z3, Z16, Z3
+	VPSRAQ  $0x3f, Z4, Z16
+	VPANDNQ Z4, Z16, Z4
+	VPSRAQ  $0x3f, Z5, Z16
+	VPANDNQ Z5, Z16, Z5
+	VPSRAQ  $0x3f, Z6, Z16
+	VPANDNQ Z6, Z16, Z6
+	VPSRAQ  $0x3f, Z7, Z16
+	VPANDNQ Z7, Z16, Z7
+	VPSRAQ  $0x3f, Z8, Z16
+	VPANDNQ Z8, Z16, Z8
+	VPSRAQ  $0x3f, Z9, Z16
+	VPANDNQ Z9, Z16, Z9
+	VPSRAQ  $0x3f, Z10, Z16
+	VPANDNQ Z10, Z16, Z10
+	VPSRAQ  $0x3f, Z11, Z16
+	VPANDNQ Z11, Z16, Z11
+	VPSRAQ  $0x3f, Z12, Z16
+	VPANDNQ Z12, Z16, Z12
+	VPSRAQ  $0x3f, Z13, Z16
+	VPANDNQ Z13, Z16, Z13
+	VPSRAQ  $0x3f, Z14, Z16
+	VPANDNQ Z14, Z16, Z14
+	VPSRAQ  $0x3f, Z15, Z16
+	VPANDNQ Z15, Z16, Z15
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z15, K1, Z15
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	ADDQ    R9, R8
@@ -7254,9 +10425,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile8x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile8x2Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile8x2Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile8x2Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -7272,10 +10443,10 @@ TEXT ·avx512Tile8x2Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
 	LEAQ      (R10)(DX*4), R12
-	MOVQ      mask+72(FP), R13
+	MOVQ      mask+80(FP), R13
 	KMOVW     R13, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R13
 	VMOVUPD   (R13), Z0
 	VMOVUPD.Z 64(R13), K1, Z1
@@ -7357,6 +10528,105 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z16
+	VPANDNQ Z0, Z16, Z0
+	VPSRAQ  $0x3f, Z1, Z16
+	VPANDNQ Z1, Z16, Z1
+	VPSRAQ  $0x3f, Z2, Z16
+	VPANDNQ Z2, Z16, Z2
+	VPSRAQ  $0x3f, Z3, Z16
+	VPANDNQ Z3, Z16, Z3
+	VPSRAQ  $0x3f, Z4, Z16
+	VPANDNQ Z4, Z16, Z4
+	VPSRAQ  $0x3f, Z5, Z16
+	VPANDNQ Z5, Z16, Z5
+	VPSRAQ  $0x3f, Z6, Z16
+	VPANDNQ Z6, Z16, Z6
+	VPSRAQ  $0x3f, Z7, Z16
+	VPANDNQ Z7, Z16, Z7
+	VPSRAQ  $0x3f, Z8, Z16
+	VPANDNQ Z8, Z16, Z8
+	VPSRAQ  $0x3f, Z9, Z16
+	VPANDNQ Z9, Z16, Z9
+	VPSRAQ  $0x3f, Z10, Z16
+	VPANDNQ Z10, Z16, Z10
+	VPSRAQ  $0x3f, Z11, Z16
+	VPANDNQ Z11, Z16, Z11
+	VPSRAQ  $0x3f, Z12, Z16
+	VPANDNQ Z12, Z16, Z12
+	VPSRAQ  $0x3f, Z13, Z16
+	VPANDNQ Z13, Z16, Z13
+	VPSRAQ  $0x3f, Z14, Z16
+	VPANDNQ Z14, Z16, Z14
+	VPSRAQ  $0x3f, Z15, Z16
+	VPANDNQ Z15, Z16, Z15
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	VMOVUPD.Z   64(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z15, K2, Z15
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, K1, 64(R8)
 	ADDQ    R9, R8
@@ -7383,9 +10653,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -7398,8 +10668,8 @@ TEXT ·avx512Tile1x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	VMOVUPD 64(R8), Z1
@@ -7429,15 +10699,42 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z3
+	VPANDNQ Z0, Z3, Z0
+	VPSRAQ  $0x3f, Z1, Z3
+	VPANDNQ Z1, Z3, Z1
+	VPSRAQ  $0x3f, Z2, Z3
+	VPANDNQ Z2, Z3, Z2
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z3
+	VPTESTMQ    Z3, Z3, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z3
+	VPTESTMQ    Z3, Z3, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z3
+	VPTESTMQ    Z3, Z3, K1
+	VMOVDQU64.Z Z2, K1, Z2
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, 64(DI)
 	VMOVUPD Z2, 128(DI)
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -7450,10 +10747,10 @@ TEXT ·avx512Tile1x3Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), DI
 	MOVQ      ldc+56(FP), R8
 	SHLQ      $0x03, R8
-	MOVQ      mask+72(FP), R8
+	MOVQ      mask+80(FP), R8
 	KMOVW     R8, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      DI, R8
 	VMOVUPD   (R8), Z0
 	VMOVUPD   64(R8), Z1
@@ -7483,15 +10780,42 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z3
+	VPANDNQ Z0, Z3, Z0
+	VPSRAQ  $0x3f, Z1, Z3
+	VPANDNQ Z1, Z3, Z1
+	VPSRAQ  $0x3f, Z2, Z3
+	VPANDNQ Z2, Z3, Z2
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z2, K2, Z2
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, 64(DI)
 	VMOVUPD Z2, K1, 128(DI)
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -7504,8 +10828,8 @@ TEXT ·avx512Tile2x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -7546,6 +10870,49 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z6
+	VPANDNQ Z0, Z6, Z0
+	VPSRAQ  $0x3f, Z1, Z6
+	VPANDNQ Z1, Z6, Z1
+	VPSRAQ  $0x3f, Z2, Z6
+	VPANDNQ Z2, Z6, Z2
+	VPSRAQ  $0x3f, Z3, Z6
+	VPANDNQ Z3, Z6, Z3
+	VPSRAQ  $0x3f, Z4, Z6
+	VPANDNQ Z4, Z6, Z4
+	VPSRAQ  $0x3f, Z5, Z6
+	VPANDNQ Z5, Z6, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z6
+	VPTESTMQ    Z6, Z6, K1
+	VMOVDQU64.Z Z5, K1, Z5
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -7556,9 +10923,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -7571,10 +10938,10 @@ TEXT ·avx512Tile2x3Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -7615,6 +10982,49 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z6
+	VPANDNQ Z0, Z6, Z0
+	VPSRAQ  $0x3f, Z1, Z6
+	VPANDNQ Z1, Z6, Z1
+	VPSRAQ  $0x3f, Z2, Z6
+	VPANDNQ Z2, Z6, Z2
+	VPSRAQ  $0x3f, Z3, Z6
+	VPANDNQ Z3, Z6, Z3
+	VPSRAQ  $0x3f, Z4, Z6
+	VPANDNQ Z4, Z6, Z4
+	VPSRAQ  $0x3f, Z5, Z6
+	VPANDNQ Z5, Z6, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z6
+	VPTESTMQ    Z6, Z6, K2
+	VMOVDQU64.Z Z5, K2, Z5
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -7625,9 +11035,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -7640,8 +11050,8 @@ TEXT ·avx512Tile3x3(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -7693,6 +11103,65 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z9
+	VPANDNQ Z0, Z9, Z0
+	VPSRAQ  $0x3f, Z1, Z9
+	VPANDNQ Z1, Z9, Z1
+	VPSRAQ  $0x3f, Z2, Z9
+	VPANDNQ Z2, Z9, Z2
+	VPSRAQ  $0x3f, Z3, Z9
+	VPANDNQ Z3, Z9, Z3
+	VPSRAQ  $0x3f, Z4, Z9
+	VPANDNQ Z4, Z9, Z4
+	VPSRAQ  $0x3f, Z5, Z9
+	VPANDNQ Z5, Z9, Z5
+	VPSRAQ  $0x3f, Z6, Z9
+	VPANDNQ Z6, Z9, Z6
+	VPSRAQ  $0x3f, Z7, Z9
+	VPANDNQ Z7, Z9, Z7
+	VPSRAQ  $0x3f, Z8, Z9
+	VPANDNQ Z8, Z9, Z8
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(AX), Z9
+	VPTESTMQ    Z9, Z9, K1
+	VMOVDQU64.Z Z8, K1, Z8
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -7707,9 +11176,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -7722,10 +11191,10 @@ TEXT ·avx512Tile3x3Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -7777,6 +11246,65 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z9
+	VPANDNQ Z0, Z9, Z0
+	VPSRAQ  $0x3f, Z1, Z9
+	VPANDNQ Z1, Z9, Z1
+	VPSRAQ  $0x3f, Z2, Z9
+	VPANDNQ Z2, Z9, Z2
+	VPSRAQ  $0x3f, Z3, Z9
+	VPANDNQ Z3, Z9, Z3
+	VPSRAQ  $0x3f, Z4, Z9
+	VPANDNQ Z4, Z9, Z4
+	VPSRAQ  $0x3f, Z5, Z9
+	VPANDNQ Z5, Z9, Z5
+	VPSRAQ  $0x3f, Z6, Z9
+	VPANDNQ Z6, Z9, Z6
+	VPSRAQ  $0x3f, Z7, Z9
+	VPANDNQ Z7, Z9, Z7
+	VPSRAQ  $0x3f, Z8, Z9
+	VPANDNQ Z8, Z9, Z8
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(AX), Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(AX), K1, Z9
+	VPTESTMQ    Z9, Z9, K2
+	VMOVDQU64.Z Z8, K2, Z8
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -7791,9 +11319,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -7807,8 +11335,8 @@ TEXT ·avx512Tile4x3(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -7871,6 +11399,81 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z12
+	VPANDNQ Z0, Z12, Z0
+	VPSRAQ  $0x3f, Z1, Z12
+	VPANDNQ Z1, Z12, Z1
+	VPSRAQ  $0x3f, Z2, Z12
+	VPANDNQ Z2, Z12, Z2
+	VPSRAQ  $0x3f, Z3, Z12
+	VPANDNQ Z3, Z12, Z3
+	VPSRAQ  $0x3f, Z4, Z12
+	VPANDNQ Z4, Z12, Z4
+	VPSRAQ  $0x3f, Z5, Z12
+	VPANDNQ Z5, Z12, Z5
+	VPSRAQ  $0x3f, Z6, Z12
+	VPANDNQ Z6, Z12, Z6
+	VPSRAQ  $0x3f, Z7, Z12
+	VPANDNQ Z7, Z12, Z7
+	VPSRAQ  $0x3f, Z8, Z12
+	VPANDNQ Z8, Z12, Z8
+	VPSRAQ  $0x3f, Z9, Z12
+	VPANDNQ Z9, Z12, Z9
+	VPSRAQ  $0x3f, Z10, Z12
+	VPANDNQ Z10, Z12, Z10
+	VPSRAQ  $0x3f, Z11, Z12
+	VPANDNQ Z11, Z12, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z11, K1, Z11
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -7889,9 +11492,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -7905,10 +11508,10 @@ TEXT ·avx512Tile4x3Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -7971,6 +11574,81 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z12
+	VPANDNQ Z0, Z12, Z0
+	VPSRAQ  $0x3f, Z1, Z12
+	VPANDNQ Z1, Z12, Z1
+	VPSRAQ  $0x3f, Z2, Z12
+	VPANDNQ Z2, Z12, Z2
+	VPSRAQ  $0x3f, Z3, Z12
+	VPANDNQ Z3, Z12, Z3
+	VPSRAQ  $0x3f, Z4, Z12
+	VPANDNQ Z4, Z12, Z4
+	VPSRAQ  $0x3f, Z5, Z12
+	VPANDNQ Z5, Z12, Z5
+	VPSRAQ  $0x3f, Z6, Z12
+	VPANDNQ Z6, Z12, Z6
+	VPSRAQ  $0x3f, Z7, Z12
+	VPANDNQ Z7, Z12, Z7
+	VPSRAQ  $0x3f, Z8, Z12
+	VPANDNQ Z8, Z12, Z8
+	VPSRAQ  $0x3f, Z9, Z12
+	VPANDNQ Z9, Z12, Z9
+	VPSRAQ  $0x3f, Z10, Z12
+	VPANDNQ Z10, Z12, Z10
+	VPSRAQ  $0x3f, Z11, Z12
+	VPANDNQ Z11, Z12, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   128(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z11, K2, Z11
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -7989,9 +11667,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -8005,8 +11683,8 @@ TEXT ·avx512Tile5x3(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -8080,6 +11758,97 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z15
+	VPANDNQ Z0, Z15, Z0
+	VPSRAQ  $0x3f, Z1, Z15
+	VPANDNQ Z1, Z15, Z1
+	VPSRAQ  $0x3f, Z2, Z15
+	VPANDNQ Z2, Z15, Z2
+	VPSRAQ  $0x3f, Z3, Z15
+	VPANDNQ Z3, Z15, Z3
+	VPSRAQ  $0x3f, Z4, Z15
+	VPANDNQ Z4, Z15, Z4
+	VPSRAQ  $0x3f, Z5, Z15
+	VPANDNQ Z5, Z15, Z5
+	VPSRAQ  $0x3f, Z6, Z15
+	VPANDNQ Z6, Z15, Z6
+	VPSRAQ  $0x3f, Z7, Z15
+	VPANDNQ Z7, Z15, Z7
+	VPSRAQ  $0x3f, Z8, Z15
+	VPANDNQ Z8, Z15, Z8
+	VPSRAQ  $0x3f, Z9, Z15
+	VPANDNQ Z9, Z15, Z9
+	VPSRAQ  $0x3f, Z10, Z15
+	VPANDNQ Z10, Z15, Z10
+	VPSRAQ  $0x3f, Z11, Z15
+	VPANDNQ Z11, Z15, Z11
+	VPSRAQ  $0x3f, Z12, Z15
+	VPANDNQ Z12, Z15, Z12
+	VPSRAQ  $0x3f, Z13, Z15
+	VPANDNQ Z13, Z15, Z13
+	VPSRAQ  $0x3f, Z14, Z15
+	VPANDNQ Z14, Z15, Z14
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   128(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z15
+	VPTESTMQ    Z15, Z15, K1
+	VMOVDQU64.Z Z14, K1, Z14
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -8102,9 +11871,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -8118,10 +11887,10 @@ TEXT ·avx512Tile5x3Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -8195,6 +11964,97 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z15
+	VPANDNQ Z0, Z15, Z0
+	VPSRAQ  $0x3f, Z1, Z15
+	VPANDNQ Z1, Z15, Z1
+	VPSRAQ  $0x3f, Z2, Z15
+	VPANDNQ Z2, Z15, Z2
+	VPSRAQ  $0x3f, Z3, Z15
+	VPANDNQ Z3, Z15, Z3
+	VPSRAQ  $0x3f, Z4, Z15
+	VPANDNQ Z4, Z15, Z4
+	VPSRAQ  $0x3f, Z5, Z15
+	VPANDNQ Z5, Z15, Z5
+	VPSRAQ  $0x3f, Z6, Z15
+	VPANDNQ Z6, Z15, Z6
+	VPSRAQ  $0x3f, Z7, Z15
+	VPANDNQ Z7, Z15, Z7
+	VPSRAQ  $0x3f, Z8, Z15
+	VPANDNQ Z8, Z15, Z8
+	VPSRAQ  $0x3f, Z9, Z15
+	VPANDNQ Z9, Z15, Z9
+	VPSRAQ  $0x3f, Z10, Z15
+	VPANDNQ Z10, Z15, Z10
+	VPSRAQ  $0x3f, Z11, Z15
+	VPANDNQ Z11, Z15, Z11
+	VPSRAQ  $0x3f, Z12, Z15
+	VPANDNQ Z12, Z15, Z12
+	VPSRAQ  $0x3f, Z13, Z15
+	VPANDNQ Z13, Z15, Z13
+	VPSRAQ  $0x3f, Z14, Z15
+	VPANDNQ Z14, Z15, Z14
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(AX), K1, Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   128(AX), K1, Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVUPD.Z   128(AX), K1, Z15
+	VPTESTMQ    Z15, Z15, K2
+	VMOVDQU64.Z Z14, K2, Z14
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -8217,9 +12077,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -8234,8 +12094,8 @@ TEXT ·avx512Tile6x3(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -8320,6 +12180,113 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z18
+	VPANDNQ Z0, Z18, Z0
+	VPSRAQ  $0x3f, Z1, Z18
+	VPANDNQ Z1, Z18, Z1
+	VPSRAQ  $0x3f, Z2, Z18
+	VPANDNQ Z2, Z18, Z2
+	VPSRAQ  $0x3f, Z3, Z18
+	VPANDNQ Z3, Z18, Z3
+	VPSRAQ  $0x3f, Z4, Z18
+	VPANDNQ Z4, Z18, Z4
+	VPSRAQ  $0x3f, Z5, Z18
+	VPANDNQ Z5, Z18, Z5
+	VPSRAQ  $0x3f, Z6, Z18
+	VPANDNQ Z6, Z18, Z6
+	VPSRAQ  $0x3f, Z7, Z18
+	VPANDNQ Z7, Z18, Z7
+	VPSRAQ  $0x3f, Z8, Z18
+	VPANDNQ Z8, Z18, Z8
+	VPSRAQ  $0x3f, Z9, Z18
+	VPANDNQ Z9, Z18, Z9
+	VPSRAQ  $0x3f, Z10, Z18
+	VPANDNQ Z10, Z18, Z10
+	VPSRAQ  $0x3f, Z11, Z18
+	VPANDNQ Z11, Z18, Z11
+	VPSRAQ  $0x3f, Z12, Z18
+	VPANDNQ Z12, Z18, Z12
+	VPSRAQ  $0x3f, Z13, Z18
+	VPANDNQ Z13, Z18, Z13
+	VPSRAQ  $0x3f, Z14, Z18
+	VPANDNQ Z14, Z18, Z14
+	VPSRAQ  $0x3f, Z15, Z18
+	VPANDNQ Z15, Z18, Z15
+	VPSRAQ  $0x3f, Z16, Z18
+	VPANDNQ Z16, Z18, Z16
+	VPSRAQ  $0x3f, Z17, Z18
+	VPANDNQ Z17, Z18, Z17
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   128(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   128(AX), Z18
+	VPTESTMQ    Z18, Z18, K1
+	VMOVDQU64.Z Z17, K1, Z17
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -8346,9 +12313,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -8363,10 +12330,10 @@ TEXT ·avx512Tile6x3Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD   64(R12), Z1
@@ -8451,6 +12418,113 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z18
+	VPANDNQ Z0, Z18, Z0
+	VPSRAQ  $0x3f, Z1, Z18
+	VPANDNQ Z1, Z18, Z1
+	VPSRAQ  $0x3f, Z2, Z18
+	VPANDNQ Z2, Z18, Z2
+	VPSRAQ  $0x3f, Z3, Z18
+	VPANDNQ Z3, Z18, Z3
+	VPSRAQ  $0x3f, Z4, Z18
+	VPANDNQ Z4, Z18, Z4
+	VPSRAQ  $0x3f, Z5, Z18
+	VPANDNQ Z5, Z18, Z5
+	VPSRAQ  $0x3f, Z6, Z18
+	VPANDNQ Z6, Z18, Z6
+	VPSRAQ  $0x3f, Z7, Z18
+	VPANDNQ Z7, Z18, Z7
+	VPSRAQ  $0x3f, Z8, Z18
+	VPANDNQ Z8, Z18, Z8
+	VPSRAQ  $0x3f, Z9, Z18
+	VPANDNQ Z9, Z18, Z9
+	VPSRAQ  $0x3f, Z10, Z18
+	VPANDNQ Z10, Z18, Z10
+	VPSRAQ  $0x3f, Z11, Z18
+	VPANDNQ Z11, Z18, Z11
+	VPSRAQ  $0x3f, Z12, Z18
+	VPANDNQ Z12, Z18, Z12
+	VPSRAQ  $0x3f, Z13, Z18
+	VPANDNQ Z13, Z18, Z13
+	VPSRAQ  $0x3f, Z14, Z18
+	VPANDNQ Z14, Z18, Z14
+	VPSRAQ  $0x3f, Z15, Z18
+	VPANDNQ Z15, Z18, Z15
+	VPSRAQ  $0x3f, Z16, Z18
+	VPANDNQ Z16, Z18, Z16
+	VPSRAQ  $0x3f, Z17, Z18
+	VPANDNQ Z17, Z18, Z17
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(AX), K1, Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   128(AX), K1, Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVUPD.Z   128(AX), K1, Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	VMOVDQU64   64(AX), Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVUPD.Z   128(AX), K1, Z18
+	VPTESTMQ    Z18, Z18, K2
+	VMOVDQU64.Z Z17, K2, Z17
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -8477,9 +12551,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile7x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile7x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile7x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile7x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -8494,8 +12568,8 @@ TEXT ·avx512Tile7x3(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -8591,6 +12665,129 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z21
+	VPANDNQ Z0, Z21, Z0
+	VPSRAQ  $0x3f, Z1, Z21
+	VPANDNQ Z1, Z21, Z1
+	VPSRAQ  $0x3f, Z2, Z21
+	VPANDNQ Z2, Z21, Z2
+	VPSRAQ  $0x3f, Z3, Z21
+	VPANDNQ Z3, Z21, Z3
+	VPSRAQ  $0x3f, Z4, Z21
+	VPANDNQ Z4, Z21, Z4
+	VPSRAQ  $0x3f, Z5, Z21
+	VPANDNQ Z5, Z21, Z5
+	VPSRAQ  $0x3f, Z6, Z21
+	VPANDNQ Z6, Z21, Z6
+	VPSRAQ  $0x3f, Z7, Z21
+	VPANDNQ Z7, Z21, Z7
+	VPSRAQ  $0x3f, Z8, Z21
+	VPANDNQ Z8, Z21, Z8
+	VPSRAQ  $0x3f, Z9, Z21
+	VPANDNQ Z9, Z21, Z9
+	VPSRAQ  $0x3f, Z10, Z21
+	VPANDNQ Z10, Z21, Z10
+	VPSRAQ  $0x3f, Z11, Z21
+	VPANDNQ Z11, Z21, Z11
+	VPSRAQ  $0x3f, Z12, Z21
+	VPANDNQ Z12, Z21, Z12
+	VPSRAQ  $0x3f, Z13, Z21
+	VPANDNQ Z13, Z21, Z13
+	VPSRAQ  $0x3f, Z14, Z21
+	VPANDNQ Z14, Z21, Z14
+	VPSRAQ  $0x3f, Z15, Z21
+	VPANDNQ Z15, Z21, Z15
+	VPSRAQ  $0x3f, Z16, Z21
+	VPANDNQ Z16, Z21, Z16
+	VPSRAQ  $0x3f, Z17, Z21
+	VPANDNQ Z17, Z21, Z17
+	VPSRAQ  $0x3f, Z18, Z21
+	VPANDNQ Z18, Z21, Z18
+	VPSRAQ  $0x3f, Z19, Z21
+	VPANDNQ Z19, Z21, Z19
+	VPSRAQ  $0x3f, Z20, Z21
+	VPANDNQ Z20, Z21, Z20
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z17, K1, Z17
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z18, K1, Z18
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z19, K1, Z19
+	VMOVDQU64   128(AX), Z21
+	VPTESTMQ    Z21, Z21, K1
+	VMOVDQU64.Z Z20, K1, Z20
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -8621,9 +12818,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile7x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile7x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile7x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile7x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -8638,10 +12835,10 @@ TEXT ·avx512Tile7x3Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD   64(R12), Z1
@@ -8737,6 +12934,129 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z21
+	VPANDNQ Z0, Z21, Z0
+	VPSRAQ  $0x3f, Z1, Z21
+	VPANDNQ Z1, Z21, Z1
+	VPSRAQ  $0x3f, Z2, Z21
+	VPANDNQ Z2, Z21, Z2
+	VPSRAQ  $0x3f, Z3, Z21
+	VPANDNQ Z3, Z21, Z3
+	VPSRAQ  $0x3f, Z4, Z21
+	VPANDNQ Z4, Z21, Z4
+	VPSRAQ  $0x3f, Z5, Z21
+	VPANDNQ Z5, Z21, Z5
+	VPSRAQ  $0x3f, Z6, Z21
+	VPANDNQ Z6, Z21, Z6
+	VPSRAQ  $0x3f, Z7, Z21
+	VPANDNQ Z7, Z21, Z7
+	VPSRAQ  $0x3f, Z8, Z21
+	VPANDNQ Z8, Z21, Z8
+	VPSRAQ  $0x3f, Z9, Z21
+	VPANDNQ Z9, Z21, Z9
+	VPSRAQ  $0x3f, Z10, Z21
+	VPANDNQ Z10, Z21, Z10
+	VPSRAQ  $0x3f, Z11, Z21
+	VPANDNQ Z11, Z21, Z11
+	VPSRAQ  $0x3f, Z12, Z21
+	VPANDNQ Z12, Z21, Z12
+	VPSRAQ  $0x3f, Z13, Z21
+	VPANDNQ Z13, Z21, Z13
+	VPSRAQ  $0x3f, Z14, Z21
+	VPANDNQ Z14, Z21, Z14
+	VPSRAQ  $0x3f, Z15, Z21
+	VPANDNQ Z15, Z21, Z15
+	VPSRAQ  $0x3f, Z16, Z21
+	VPANDNQ Z16, Z21, Z16
+	VPSRAQ  $0x3f, Z17, Z21
+	VPANDNQ Z17, Z21, Z17
+	VPSRAQ  $0x3f, Z18, Z21
+	VPANDNQ Z18, Z21, Z18
+	VPSRAQ  $0x3f, Z19, Z21
+	VPANDNQ Z19, Z21, Z19
+	VPSRAQ  $0x3f, Z20, Z21
+	VPANDNQ Z20, Z21, Z20
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z17, K2, Z17
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z18, K2, Z18
+	VMOVDQU64   64(AX), Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z19, K2, Z19
+	VMOVUPD.Z   128(AX), K1, Z21
+	VPTESTMQ    Z21, Z21, K2
+	VMOVDQU64.Z Z20, K2, Z20
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -8767,9 +13087,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile8x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile8x3(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile8x3(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile8x3(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -8785,8 +13105,8 @@ TEXT ·avx512Tile8x3(SB), NOSPLIT, $0-80
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
 	LEAQ    (R10)(DX*4), R12
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R13
 	VMOVUPD (R13), Z0
 	VMOVUPD 64(R13), Z1
@@ -8893,6 +13213,145 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z17, K1, Z17
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z18, K1, Z18
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z19, K1, Z19
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z20, K1, Z20
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z21, K1, Z21
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z22, K1, Z22
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z23, K1, Z23
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -8927,9 +13386,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile8x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile8x3Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile8x3Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile8x3Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -8945,10 +13404,10 @@ TEXT ·avx512Tile8x3Masked(SB), NOSPLIT, $0-80
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
 	LEAQ      (R10)(DX*4), R12
-	MOVQ      mask+72(FP), R13
+	MOVQ      mask+80(FP), R13
 	KMOVW     R13, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R13
 	VMOVUPD   (R13), Z0
 	VMOVUPD   64(R13), Z1
@@ -9055,6 +13514,145 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z17, K2, Z17
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z18, K2, Z18
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z19, K2, Z19
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z20, K2, Z20
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z21, K2, Z21
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z22, K2, Z22
+	VMOVUPD.Z   128(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z23, K2, Z23
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, K1, 128(R8)
@@ -9089,9 +13687,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x4(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x4(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -9104,8 +13702,8 @@ TEXT ·avx512Tile1x4(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), DI
 	MOVQ    ldc+56(FP), R8
 	SHLQ    $0x03, R8
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    DI, R8
 	VMOVUPD (R8), Z0
 	VMOVUPD 64(R8), Z1
@@ -9139,6 +13737,38 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z4
+	VPANDNQ Z0, Z4, Z0
+	VPSRAQ  $0x3f, Z1, Z4
+	VPANDNQ Z1, Z4, Z1
+	VPSRAQ  $0x3f, Z2, Z4
+	VPANDNQ Z2, Z4, Z2
+	VPSRAQ  $0x3f, Z3, Z4
+	VPANDNQ Z3, Z4, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(AX), Z4
+	VPTESTMQ    Z4, Z4, K1
+	VMOVDQU64.Z Z3, K1, Z3
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, 64(DI)
 	VMOVUPD Z2, 128(DI)
@@ -9146,9 +13776,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile1x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile1x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile1x4Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile1x4Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -9161,10 +13791,10 @@ TEXT ·avx512Tile1x4Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), DI
 	MOVQ      ldc+56(FP), R8
 	SHLQ      $0x03, R8
-	MOVQ      mask+72(FP), R8
+	MOVQ      mask+80(FP), R8
 	KMOVW     R8, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      DI, R8
 	VMOVUPD   (R8), Z0
 	VMOVUPD   64(R8), Z1
@@ -9198,6 +13828,38 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z4
+	VPANDNQ Z0, Z4, Z0
+	VPSRAQ  $0x3f, Z1, Z4
+	VPANDNQ Z1, Z4, Z1
+	VPSRAQ  $0x3f, Z2, Z4
+	VPANDNQ Z2, Z4, Z2
+	VPSRAQ  $0x3f, Z3, Z4
+	VPANDNQ Z3, Z4, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        DI, AX
+	VMOVDQU64   (AX), Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(AX), Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(AX), K1, Z4
+	VPTESTMQ    Z4, Z4, K2
+	VMOVDQU64.Z Z3, K2, Z3
+
+nomask:
 	VMOVUPD Z0, (DI)
 	VMOVUPD Z1, 64(DI)
 	VMOVUPD Z2, 128(DI)
@@ -9205,9 +13867,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x4(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x4(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -9220,8 +13882,8 @@ TEXT ·avx512Tile2x4(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -9269,6 +13931,59 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	VMOVDQU64   128(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   192(AX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z7, K1, Z7
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9281,9 +13996,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile2x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile2x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile2x4Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile2x4Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -9296,10 +14011,10 @@ TEXT ·avx512Tile2x4Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -9347,6 +14062,59 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   64(AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	VMOVDQU64   128(AX), Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   192(AX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z7, K2, Z7
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9359,9 +14127,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x4(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x4(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -9374,8 +14142,8 @@ TEXT ·avx512Tile3x4(SB), NOSPLIT, $0-80
 	MOVQ    c+48(FP), R8
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R10
 	VMOVUPD (R10), Z0
 	VMOVUPD 64(R10), Z1
@@ -9437,6 +14205,80 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z12
+	VPANDNQ Z0, Z12, Z0
+	VPSRAQ  $0x3f, Z1, Z12
+	VPANDNQ Z1, Z12, Z1
+	VPSRAQ  $0x3f, Z2, Z12
+	VPANDNQ Z2, Z12, Z2
+	VPSRAQ  $0x3f, Z3, Z12
+	VPANDNQ Z3, Z12, Z3
+	VPSRAQ  $0x3f, Z4, Z12
+	VPANDNQ Z4, Z12, Z4
+	VPSRAQ  $0x3f, Z5, Z12
+	VPANDNQ Z5, Z12, Z5
+	VPSRAQ  $0x3f, Z6, Z12
+	VPANDNQ Z6, Z12, Z6
+	VPSRAQ  $0x3f, Z7, Z12
+	VPANDNQ Z7, Z12, Z7
+	VPSRAQ  $0x3f, Z8, Z12
+	VPANDNQ Z8, Z12, Z8
+	VPSRAQ  $0x3f, Z9, Z12
+	VPANDNQ Z9, Z12, Z9
+	VPSRAQ  $0x3f, Z10, Z12
+	VPANDNQ Z10, Z12, Z10
+	VPSRAQ  $0x3f, Z11, Z12
+	VPANDNQ Z11, Z12, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   192(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   192(AX), Z12
+	VPTESTMQ    Z12, Z12, K1
+	VMOVDQU64.Z Z11, K1, Z11
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9454,9 +14296,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile3x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile3x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile3x4Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile3x4Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -9469,10 +14311,10 @@ TEXT ·avx512Tile3x4Masked(SB), NOSPLIT, $0-80
 	MOVQ      c+48(FP), R8
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
-	MOVQ      mask+72(FP), R10
+	MOVQ      mask+80(FP), R10
 	KMOVW     R10, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R10
 	VMOVUPD   (R10), Z0
 	VMOVUPD   64(R10), Z1
@@ -9534,6 +14376,80 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z12
+	VPANDNQ Z0, Z12, Z0
+	VPSRAQ  $0x3f, Z1, Z12
+	VPANDNQ Z1, Z12, Z1
+	VPSRAQ  $0x3f, Z2, Z12
+	VPANDNQ Z2, Z12, Z2
+	VPSRAQ  $0x3f, Z3, Z12
+	VPANDNQ Z3, Z12, Z3
+	VPSRAQ  $0x3f, Z4, Z12
+	VPANDNQ Z4, Z12, Z4
+	VPSRAQ  $0x3f, Z5, Z12
+	VPANDNQ Z5, Z12, Z5
+	VPSRAQ  $0x3f, Z6, Z12
+	VPANDNQ Z6, Z12, Z6
+	VPSRAQ  $0x3f, Z7, Z12
+	VPANDNQ Z7, Z12, Z7
+	VPSRAQ  $0x3f, Z8, Z12
+	VPANDNQ Z8, Z12, Z8
+	VPSRAQ  $0x3f, Z9, Z12
+	VPANDNQ Z9, Z12, Z9
+	VPSRAQ  $0x3f, Z10, Z12
+	VPANDNQ Z10, Z12, Z10
+	VPSRAQ  $0x3f, Z11, Z12
+	VPANDNQ Z11, Z12, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   192(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVDQU64   64(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   128(AX), Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   192(AX), K1, Z12
+	VPTESTMQ    Z12, Z12, K2
+	VMOVDQU64.Z Z11, K2, Z11
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9551,9 +14467,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x4(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x4(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -9567,8 +14483,8 @@ TEXT ·avx512Tile4x4(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -9644,6 +14560,101 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z16
+	VPANDNQ Z0, Z16, Z0
+	VPSRAQ  $0x3f, Z1, Z16
+	VPANDNQ Z1, Z16, Z1
+	VPSRAQ  $0x3f, Z2, Z16
+	VPANDNQ Z2, Z16, Z2
+	VPSRAQ  $0x3f, Z3, Z16
+	VPANDNQ Z3, Z16, Z3
+	VPSRAQ  $0x3f, Z4, Z16
+	VPANDNQ Z4, Z16, Z4
+	VPSRAQ  $0x3f, Z5, Z16
+	VPANDNQ Z5, Z16, Z5
+	VPSRAQ  $0x3f, Z6, Z16
+	VPANDNQ Z6, Z16, Z6
+	VPSRAQ  $0x3f, Z7, Z16
+	VPANDNQ Z7, Z16, Z7
+	VPSRAQ  $0x3f, Z8, Z16
+	VPANDNQ Z8, Z16, Z8
+	VPSRAQ  $0x3f, Z9, Z16
+	VPANDNQ Z9, Z16, Z9
+	VPSRAQ  $0x3f, Z10, Z16
+	VPANDNQ Z10, Z16, Z10
+	VPSRAQ  $0x3f, Z11, Z16
+	VPANDNQ Z11, Z16, Z11
+	VPSRAQ  $0x3f, Z12, Z16
+	VPANDNQ Z12, Z16, Z12
+	VPSRAQ  $0x3f, Z13, Z16
+	VPANDNQ Z13, Z16, Z13
+	VPSRAQ  $0x3f, Z14, Z16
+	VPANDNQ Z14, Z16, Z14
+	VPSRAQ  $0x3f, Z15, Z16
+	VPANDNQ Z15, Z16, Z15
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   192(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   192(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	VMOVDQU64   192(AX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z15, K1, Z15
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9666,9 +14677,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile4x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile4x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile4x4Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile4x4Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -9682,10 +14693,10 @@ TEXT ·avx512Tile4x4Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -9761,6 +14772,101 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z16
+	VPANDNQ Z0, Z16, Z0
+	VPSRAQ  $0x3f, Z1, Z16
+	VPANDNQ Z1, Z16, Z1
+	VPSRAQ  $0x3f, Z2, Z16
+	VPANDNQ Z2, Z16, Z2
+	VPSRAQ  $0x3f, Z3, Z16
+	VPANDNQ Z3, Z16, Z3
+	VPSRAQ  $0x3f, Z4, Z16
+	VPANDNQ Z4, Z16, Z4
+	VPSRAQ  $0x3f, Z5, Z16
+	VPANDNQ Z5, Z16, Z5
+	VPSRAQ  $0x3f, Z6, Z16
+	VPANDNQ Z6, Z16, Z6
+	VPSRAQ  $0x3f, Z7, Z16
+	VPANDNQ Z7, Z16, Z7
+	VPSRAQ  $0x3f, Z8, Z16
+	VPANDNQ Z8, Z16, Z8
+	VPSRAQ  $0x3f, Z9, Z16
+	VPANDNQ Z9, Z16, Z9
+	VPSRAQ  $0x3f, Z10, Z16
+	VPANDNQ Z10, Z16, Z10
+	VPSRAQ  $0x3f, Z11, Z16
+	VPANDNQ Z11, Z16, Z11
+	VPSRAQ  $0x3f, Z12, Z16
+	VPANDNQ Z12, Z16, Z12
+	VPSRAQ  $0x3f, Z13, Z16
+	VPANDNQ Z13, Z16, Z13
+	VPSRAQ  $0x3f, Z14, Z16
+	VPANDNQ Z14, Z16, Z14
+	VPSRAQ  $0x3f, Z15, Z16
+	VPANDNQ Z15, Z16, Z15
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   192(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   192(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVDQU64   128(AX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	VMOVUPD.Z   192(AX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z15, K2, Z15
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9783,9 +14889,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x4(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x4(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -9799,8 +14905,8 @@ TEXT ·avx512Tile5x4(SB), NOSPLIT, $0-80
 	MOVQ    ldc+56(FP), R9
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R11
 	VMOVUPD (R11), Z0
 	VMOVUPD 64(R11), Z1
@@ -9890,6 +14996,122 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z20
+	VPANDNQ Z0, Z20, Z0
+	VPSRAQ  $0x3f, Z1, Z20
+	VPANDNQ Z1, Z20, Z1
+	VPSRAQ  $0x3f, Z2, Z20
+	VPANDNQ Z2, Z20, Z2
+	VPSRAQ  $0x3f, Z3, Z20
+	VPANDNQ Z3, Z20, Z3
+	VPSRAQ  $0x3f, Z4, Z20
+	VPANDNQ Z4, Z20, Z4
+	VPSRAQ  $0x3f, Z5, Z20
+	VPANDNQ Z5, Z20, Z5
+	VPSRAQ  $0x3f, Z6, Z20
+	VPANDNQ Z6, Z20, Z6
+	VPSRAQ  $0x3f, Z7, Z20
+	VPANDNQ Z7, Z20, Z7
+	VPSRAQ  $0x3f, Z8, Z20
+	VPANDNQ Z8, Z20, Z8
+	VPSRAQ  $0x3f, Z9, Z20
+	VPANDNQ Z9, Z20, Z9
+	VPSRAQ  $0x3f, Z10, Z20
+	VPANDNQ Z10, Z20, Z10
+	VPSRAQ  $0x3f, Z11, Z20
+	VPANDNQ Z11, Z20, Z11
+	VPSRAQ  $0x3f, Z12, Z20
+	VPANDNQ Z12, Z20, Z12
+	VPSRAQ  $0x3f, Z13, Z20
+	VPANDNQ Z13, Z20, Z13
+	VPSRAQ  $0x3f, Z14, Z20
+	VPANDNQ Z14, Z20, Z14
+	VPSRAQ  $0x3f, Z15, Z20
+	VPANDNQ Z15, Z20, Z15
+	VPSRAQ  $0x3f, Z16, Z20
+	VPANDNQ Z16, Z20, Z16
+	VPSRAQ  $0x3f, Z17, Z20
+	VPANDNQ Z17, Z20, Z17
+	VPSRAQ  $0x3f, Z18, Z20
+	VPANDNQ Z18, Z20, Z18
+	VPSRAQ  $0x3f, Z19, Z20
+	VPANDNQ Z19, Z20, Z19
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   192(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   192(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	VMOVDQU64   192(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z17, K1, Z17
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z18, K1, Z18
+	VMOVDQU64   192(AX), Z20
+	VPTESTMQ    Z20, Z20, K1
+	VMOVDQU64.Z Z19, K1, Z19
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -9917,9 +15139,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile5x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile5x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile5x4Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile5x4Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -9933,10 +15155,10 @@ TEXT ·avx512Tile5x4Masked(SB), NOSPLIT, $0-80
 	MOVQ      ldc+56(FP), R9
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
-	MOVQ      mask+72(FP), R11
+	MOVQ      mask+80(FP), R11
 	KMOVW     R11, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R11
 	VMOVUPD   (R11), Z0
 	VMOVUPD   64(R11), Z1
@@ -10026,6 +15248,122 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z20
+	VPANDNQ Z0, Z20, Z0
+	VPSRAQ  $0x3f, Z1, Z20
+	VPANDNQ Z1, Z20, Z1
+	VPSRAQ  $0x3f, Z2, Z20
+	VPANDNQ Z2, Z20, Z2
+	VPSRAQ  $0x3f, Z3, Z20
+	VPANDNQ Z3, Z20, Z3
+	VPSRAQ  $0x3f, Z4, Z20
+	VPANDNQ Z4, Z20, Z4
+	VPSRAQ  $0x3f, Z5, Z20
+	VPANDNQ Z5, Z20, Z5
+	VPSRAQ  $0x3f, Z6, Z20
+	VPANDNQ Z6, Z20, Z6
+	VPSRAQ  $0x3f, Z7, Z20
+	VPANDNQ Z7, Z20, Z7
+	VPSRAQ  $0x3f, Z8, Z20
+	VPANDNQ Z8, Z20, Z8
+	VPSRAQ  $0x3f, Z9, Z20
+	VPANDNQ Z9, Z20, Z9
+	VPSRAQ  $0x3f, Z10, Z20
+	VPANDNQ Z10, Z20, Z10
+	VPSRAQ  $0x3f, Z11, Z20
+	VPANDNQ Z11, Z20, Z11
+	VPSRAQ  $0x3f, Z12, Z20
+	VPANDNQ Z12, Z20, Z12
+	VPSRAQ  $0x3f, Z13, Z20
+	VPANDNQ Z13, Z20, Z13
+	VPSRAQ  $0x3f, Z14, Z20
+	VPANDNQ Z14, Z20, Z14
+	VPSRAQ  $0x3f, Z15, Z20
+	VPANDNQ Z15, Z20, Z15
+	VPSRAQ  $0x3f, Z16, Z20
+	VPANDNQ Z16, Z20, Z16
+	VPSRAQ  $0x3f, Z17, Z20
+	VPANDNQ Z17, Z20, Z17
+	VPSRAQ  $0x3f, Z18, Z20
+	VPANDNQ Z18, Z20, Z18
+	VPSRAQ  $0x3f, Z19, Z20
+	VPANDNQ Z19, Z20, Z19
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(AX), K1, Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   192(AX), K1, Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   192(AX), K1, Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	VMOVUPD.Z   192(AX), K1, Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVDQU64   64(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z17, K2, Z17
+	VMOVDQU64   128(AX), Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z18, K2, Z18
+	VMOVUPD.Z   192(AX), K1, Z20
+	VPTESTMQ    Z20, Z20, K2
+	VMOVDQU64.Z Z19, K2, Z19
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -10053,9 +15391,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x4(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x4(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x4(SB), NOSPLIT, $0-88
 	MOVQ    k+0(FP), AX
 	MOVQ    a+8(FP), CX
 	MOVQ    ars+16(FP), DX
@@ -10070,8 +15408,8 @@ TEXT ·avx512Tile6x4(SB), NOSPLIT, $0-80
 	SHLQ    $0x03, R9
 	LEAQ    (DX)(DX*2), R10
 	LEAQ    (DX)(DX*4), R11
-	CMPQ    acc+64(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+72(FP)
+	JZ      zero
 	MOVQ    R8, R12
 	VMOVUPD (R12), Z0
 	VMOVUPD 64(R12), Z1
@@ -10175,6 +15513,143 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   192(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   192(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	VMOVDQU64   192(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z17, K1, Z17
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z18, K1, Z18
+	VMOVDQU64   192(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z19, K1, Z19
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z20, K1, Z20
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z21, K1, Z21
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z22, K1, Z22
+	VMOVDQU64   192(AX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z23, K1, Z23
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -10207,9 +15682,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Tile6x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Tile6x4Masked(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Tile6x4Masked(SB), NOSPLIT, $0-80
+TEXT ·avx512Tile6x4Masked(SB), NOSPLIT, $0-88
 	MOVQ      k+0(FP), AX
 	MOVQ      a+8(FP), CX
 	MOVQ      ars+16(FP), DX
@@ -10224,10 +15699,10 @@ TEXT ·avx512Tile6x4Masked(SB), NOSPLIT, $0-80
 	SHLQ      $0x03, R9
 	LEAQ      (DX)(DX*2), R10
 	LEAQ      (DX)(DX*4), R11
-	MOVQ      mask+72(FP), R12
+	MOVQ      mask+80(FP), R12
 	KMOVW     R12, K1
-	CMPQ      acc+64(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+72(FP)
+	JZ        zero
 	MOVQ      R8, R12
 	VMOVUPD   (R12), Z0
 	VMOVUPD   64(R12), Z1
@@ -10331,6 +15806,143 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+72(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+72(FP)
+	JZ          nomask
+	MOVQ        h+64(FP), AX
+	MOVQ        c+48(FP), CX
+	SUBQ        CX, AX
+	ADDQ        R8, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   192(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   192(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	VMOVUPD.Z   192(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z17, K2, Z17
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z18, K2, Z18
+	VMOVUPD.Z   192(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z19, K2, Z19
+	ADDQ        R9, AX
+	VMOVDQU64   (AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z20, K2, Z20
+	VMOVDQU64   64(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z21, K2, Z21
+	VMOVDQU64   128(AX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z22, K2, Z22
+	VMOVUPD.Z   192(AX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z23, K2, Z23
+
+nomask:
 	VMOVUPD Z0, (R8)
 	VMOVUPD Z1, 64(R8)
 	VMOVUPD Z2, 128(R8)
@@ -10363,9 +15975,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop8x1(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop8x1(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop8x1(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -10385,8 +15997,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R15
 	VMOVUPD (R15), Z0
 	ADDQ    R11, R15
@@ -10443,6 +16055,65 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K1
+	VMOVDQU64.Z Z7, K1, Z7
+
+nomask:
 	VMOVUPD Z0, (R10)
 	ADDQ    R11, R10
 	VMOVUPD Z1, (R10)
@@ -10472,9 +16143,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop8x1Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop8x1Masked(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop8x1Masked(SB), NOSPLIT, $0-96
 	MOVQ  mt+0(FP), AX
 	MOVQ  a+16(FP), CX
 	MOVQ  ars+24(FP), SI
@@ -10489,15 +16160,15 @@ TEXT ·avx512Loop8x1Masked(SB), NOSPLIT, $0-88
 	LEAQ  (SI)(SI*2), R12
 	LEAQ  (SI)(SI*4), R13
 	LEAQ  (R12)(SI*4), R14
-	MOVQ  mask+80(FP), DX
+	MOVQ  mask+88(FP), DX
 	KMOVW DX, K1
 
 tile:
 	MOVQ      k+8(FP), DX
 	MOVQ      b+40(FP), R8
 	MOVQ      CX, BX
-	CMPQ      acc+72(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+80(FP)
+	JZ        zero
 	MOVQ      R10, R15
 	VMOVUPD.Z (R15), K1, Z0
 	ADDQ      R11, R15
@@ -10554,6 +16225,65 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z8
+	VPANDNQ Z0, Z8, Z0
+	VPSRAQ  $0x3f, Z1, Z8
+	VPANDNQ Z1, Z8, Z1
+	VPSRAQ  $0x3f, Z2, Z8
+	VPANDNQ Z2, Z8, Z2
+	VPSRAQ  $0x3f, Z3, Z8
+	VPANDNQ Z3, Z8, Z3
+	VPSRAQ  $0x3f, Z4, Z8
+	VPANDNQ Z4, Z8, Z4
+	VPSRAQ  $0x3f, Z5, Z8
+	VPANDNQ Z5, Z8, Z5
+	VPSRAQ  $0x3f, Z6, Z8
+	VPANDNQ Z6, Z8, Z6
+	VPSRAQ  $0x3f, Z7, Z8
+	VPANDNQ Z7, Z8, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	ADDQ        R11, DX
+	VMOVUPD.Z   (DX), K1, Z8
+	VPTESTMQ    Z8, Z8, K2
+	VMOVDQU64.Z Z7, K2, Z7
+
+nomask:
 	VMOVUPD Z0, K1, (R10)
 	ADDQ    R11, R10
 	VMOVUPD Z1, K1, (R10)
@@ -10583,9 +16313,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop8x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop8x2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop8x2(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop8x2(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -10605,8 +16335,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R15
 	VMOVUPD (R15), Z0
 	VMOVUPD 64(R15), Z1
@@ -10688,6 +16418,105 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z16
+	VPANDNQ Z0, Z16, Z0
+	VPSRAQ  $0x3f, Z1, Z16
+	VPANDNQ Z1, Z16, Z1
+	VPSRAQ  $0x3f, Z2, Z16
+	VPANDNQ Z2, Z16, Z2
+	VPSRAQ  $0x3f, Z3, Z16
+	VPANDNQ Z3, Z16, Z3
+	VPSRAQ  $0x3f, Z4, Z16
+	VPANDNQ Z4, Z16, Z4
+	VPSRAQ  $0x3f, Z5, Z16
+	VPANDNQ Z5, Z16, Z5
+	VPSRAQ  $0x3f, Z6, Z16
+	VPANDNQ Z6, Z16, Z6
+	VPSRAQ  $0x3f, Z7, Z16
+	VPANDNQ Z7, Z16, Z7
+	VPSRAQ  $0x3f, Z8, Z16
+	VPANDNQ Z8, Z16, Z8
+	VPSRAQ  $0x3f, Z9, Z16
+	VPANDNQ Z9, Z16, Z9
+	VPSRAQ  $0x3f, Z10, Z16
+	VPANDNQ Z10, Z16, Z10
+	VPSRAQ  $0x3f, Z11, Z16
+	VPANDNQ Z11, Z16, Z11
+	VPSRAQ  $0x3f, Z12, Z16
+	VPANDNQ Z12, Z16, Z12
+	VPSRAQ  $0x3f, Z13, Z16
+	VPANDNQ Z13, Z16, Z13
+	VPSRAQ  $0x3f, Z14, Z16
+	VPANDNQ Z14, Z16, Z14
+	VPSRAQ  $0x3f, Z15, Z16
+	VPANDNQ Z15, Z16, Z15
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	VMOVDQU64   64(DX), Z16
+	VPTESTMQ    Z16, Z16, K1
+	VMOVDQU64.Z Z15, K1, Z15
+
+nomask:
 	VMOVUPD Z0, (R10)
 	VMOVUPD Z1, 64(R10)
 	ADDQ    R11, R10
@@ -10725,9 +16554,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop8x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop8x2Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop8x2Masked(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop8x2Masked(SB), NOSPLIT, $0-96
 	MOVQ  mt+0(FP), AX
 	MOVQ  a+16(FP), CX
 	MOVQ  ars+24(FP), SI
@@ -10742,15 +16571,15 @@ TEXT ·avx512Loop8x2Masked(SB), NOSPLIT, $0-88
 	LEAQ  (SI)(SI*2), R12
 	LEAQ  (SI)(SI*4), R13
 	LEAQ  (R12)(SI*4), R14
-	MOVQ  mask+80(FP), DX
+	MOVQ  mask+88(FP), DX
 	KMOVW DX, K1
 
 tile:
 	MOVQ      k+8(FP), DX
 	MOVQ      b+40(FP), R8
 	MOVQ      CX, BX
-	CMPQ      acc+72(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+80(FP)
+	JZ        zero
 	MOVQ      R10, R15
 	VMOVUPD   (R15), Z0
 	VMOVUPD.Z 64(R15), K1, Z1
@@ -10832,6 +16661,105 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z16
+	VPANDNQ Z0, Z16, Z0
+	VPSRAQ  $0x3f, Z1, Z16
+	VPANDNQ Z1, Z16, Z1
+	VPSRAQ  $0x3f, Z2, Z16
+	VPANDNQ Z2, Z16, Z2
+	VPSRAQ  $0x3f, Z3, Z16
+	VPANDNQ Z3, Z16, Z3
+	VPSRAQ  $0x3f, Z4, Z16
+	VPANDNQ Z4, Z16, Z4
+	VPSRAQ  $0x3f, Z5, Z16
+	VPANDNQ Z5, Z16, Z5
+	VPSRAQ  $0x3f, Z6, Z16
+	VPANDNQ Z6, Z16, Z6
+	VPSRAQ  $0x3f, Z7, Z16
+	VPANDNQ Z7, Z16, Z7
+	VPSRAQ  $0x3f, Z8, Z16
+	VPANDNQ Z8, Z16, Z8
+	VPSRAQ  $0x3f, Z9, Z16
+	VPANDNQ Z9, Z16, Z9
+	VPSRAQ  $0x3f, Z10, Z16
+	VPANDNQ Z10, Z16, Z10
+	VPSRAQ  $0x3f, Z11, Z16
+	VPANDNQ Z11, Z16, Z11
+	VPSRAQ  $0x3f, Z12, Z16
+	VPANDNQ Z12, Z16, Z12
+	VPSRAQ  $0x3f, Z13, Z16
+	VPANDNQ Z13, Z16, Z13
+	VPSRAQ  $0x3f, Z14, Z16
+	VPANDNQ Z14, Z16, Z14
+	VPSRAQ  $0x3f, Z15, Z16
+	VPANDNQ Z15, Z16, Z15
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	VMOVUPD.Z   64(DX), K1, Z16
+	VPTESTMQ    Z16, Z16, K2
+	VMOVDQU64.Z Z15, K2, Z15
+
+nomask:
 	VMOVUPD Z0, (R10)
 	VMOVUPD Z1, K1, 64(R10)
 	ADDQ    R11, R10
@@ -10869,9 +16797,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop8x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop8x3(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop8x3(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop8x3(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -10891,8 +16819,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R15
 	VMOVUPD (R15), Z0
 	VMOVUPD 64(R15), Z1
@@ -10999,6 +16927,145 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z17, K1, Z17
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z18, K1, Z18
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z19, K1, Z19
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z20, K1, Z20
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z21, K1, Z21
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z22, K1, Z22
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z23, K1, Z23
+
+nomask:
 	VMOVUPD Z0, (R10)
 	VMOVUPD Z1, 64(R10)
 	VMOVUPD Z2, 128(R10)
@@ -11044,9 +17111,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop8x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop8x3Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop8x3Masked(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop8x3Masked(SB), NOSPLIT, $0-96
 	MOVQ  mt+0(FP), AX
 	MOVQ  a+16(FP), CX
 	MOVQ  ars+24(FP), SI
@@ -11061,15 +17128,15 @@ TEXT ·avx512Loop8x3Masked(SB), NOSPLIT, $0-88
 	LEAQ  (SI)(SI*2), R12
 	LEAQ  (SI)(SI*4), R13
 	LEAQ  (R12)(SI*4), R14
-	MOVQ  mask+80(FP), DX
+	MOVQ  mask+88(FP), DX
 	KMOVW DX, K1
 
 tile:
 	MOVQ      k+8(FP), DX
 	MOVQ      b+40(FP), R8
 	MOVQ      CX, BX
-	CMPQ      acc+72(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+80(FP)
+	JZ        zero
 	MOVQ      R10, R15
 	VMOVUPD   (R15), Z0
 	VMOVUPD   64(R15), Z1
@@ -11176,6 +17243,145 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z17, K2, Z17
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z18, K2, Z18
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z19, K2, Z19
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z20, K2, Z20
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z21, K2, Z21
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z22, K2, Z22
+	VMOVUPD.Z   128(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z23, K2, Z23
+
+nomask:
 	VMOVUPD Z0, (R10)
 	VMOVUPD Z1, 64(R10)
 	VMOVUPD Z2, K1, 128(R10)
@@ -11221,9 +17427,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop6x4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop6x4(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop6x4(SB), NOSPLIT, $0-96
 	MOVQ mt+0(FP), AX
 	MOVQ a+16(FP), CX
 	MOVQ ars+24(FP), SI
@@ -11242,8 +17448,8 @@ tile:
 	MOVQ    k+8(FP), DX
 	MOVQ    b+40(FP), R8
 	MOVQ    CX, BX
-	CMPQ    acc+72(FP), $0x00
-	JE      zero
+	TESTQ   $0x00000001, acc+80(FP)
+	JZ      zero
 	MOVQ    R10, R14
 	VMOVUPD (R14), Z0
 	VMOVUPD 64(R14), Z1
@@ -11347,6 +17553,143 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z0, K1, Z0
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z1, K1, Z1
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z2, K1, Z2
+	VMOVDQU64   192(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z3, K1, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z4, K1, Z4
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z5, K1, Z5
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z6, K1, Z6
+	VMOVDQU64   192(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z7, K1, Z7
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z8, K1, Z8
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z9, K1, Z9
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z10, K1, Z10
+	VMOVDQU64   192(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z11, K1, Z11
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z12, K1, Z12
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z13, K1, Z13
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z14, K1, Z14
+	VMOVDQU64   192(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z15, K1, Z15
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z16, K1, Z16
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z17, K1, Z17
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z18, K1, Z18
+	VMOVDQU64   192(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z19, K1, Z19
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z20, K1, Z20
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z21, K1, Z21
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z22, K1, Z22
+	VMOVDQU64   192(DX), Z24
+	VPTESTMQ    Z24, Z24, K1
+	VMOVDQU64.Z Z23, K1, Z23
+
+nomask:
 	VMOVUPD Z0, (R10)
 	VMOVUPD Z1, 64(R10)
 	VMOVUPD Z2, 128(R10)
@@ -11388,9 +17731,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask uint64)
+// func avx512Loop6x4Masked(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·avx512Loop6x4Masked(SB), NOSPLIT, $0-88
+TEXT ·avx512Loop6x4Masked(SB), NOSPLIT, $0-96
 	MOVQ  mt+0(FP), AX
 	MOVQ  a+16(FP), CX
 	MOVQ  ars+24(FP), SI
@@ -11404,15 +17747,15 @@ TEXT ·avx512Loop6x4Masked(SB), NOSPLIT, $0-88
 	SHLQ  $0x03, R11
 	LEAQ  (SI)(SI*2), R12
 	LEAQ  (SI)(SI*4), R13
-	MOVQ  mask+80(FP), DX
+	MOVQ  mask+88(FP), DX
 	KMOVW DX, K1
 
 tile:
 	MOVQ      k+8(FP), DX
 	MOVQ      b+40(FP), R8
 	MOVQ      CX, BX
-	CMPQ      acc+72(FP), $0x00
-	JE        zero
+	TESTQ     $0x00000001, acc+80(FP)
+	JZ        zero
 	MOVQ      R10, R14
 	VMOVUPD   (R14), Z0
 	VMOVUPD   64(R14), Z1
@@ -11516,6 +17859,143 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPSRAQ  $0x3f, Z0, Z24
+	VPANDNQ Z0, Z24, Z0
+	VPSRAQ  $0x3f, Z1, Z24
+	VPANDNQ Z1, Z24, Z1
+	VPSRAQ  $0x3f, Z2, Z24
+	VPANDNQ Z2, Z24, Z2
+	VPSRAQ  $0x3f, Z3, Z24
+	VPANDNQ Z3, Z24, Z3
+	VPSRAQ  $0x3f, Z4, Z24
+	VPANDNQ Z4, Z24, Z4
+	VPSRAQ  $0x3f, Z5, Z24
+	VPANDNQ Z5, Z24, Z5
+	VPSRAQ  $0x3f, Z6, Z24
+	VPANDNQ Z6, Z24, Z6
+	VPSRAQ  $0x3f, Z7, Z24
+	VPANDNQ Z7, Z24, Z7
+	VPSRAQ  $0x3f, Z8, Z24
+	VPANDNQ Z8, Z24, Z8
+	VPSRAQ  $0x3f, Z9, Z24
+	VPANDNQ Z9, Z24, Z9
+	VPSRAQ  $0x3f, Z10, Z24
+	VPANDNQ Z10, Z24, Z10
+	VPSRAQ  $0x3f, Z11, Z24
+	VPANDNQ Z11, Z24, Z11
+	VPSRAQ  $0x3f, Z12, Z24
+	VPANDNQ Z12, Z24, Z12
+	VPSRAQ  $0x3f, Z13, Z24
+	VPANDNQ Z13, Z24, Z13
+	VPSRAQ  $0x3f, Z14, Z24
+	VPANDNQ Z14, Z24, Z14
+	VPSRAQ  $0x3f, Z15, Z24
+	VPANDNQ Z15, Z24, Z15
+	VPSRAQ  $0x3f, Z16, Z24
+	VPANDNQ Z16, Z24, Z16
+	VPSRAQ  $0x3f, Z17, Z24
+	VPANDNQ Z17, Z24, Z17
+	VPSRAQ  $0x3f, Z18, Z24
+	VPANDNQ Z18, Z24, Z18
+	VPSRAQ  $0x3f, Z19, Z24
+	VPANDNQ Z19, Z24, Z19
+	VPSRAQ  $0x3f, Z20, Z24
+	VPANDNQ Z20, Z24, Z20
+	VPSRAQ  $0x3f, Z21, Z24
+	VPANDNQ Z21, Z24, Z21
+	VPSRAQ  $0x3f, Z22, Z24
+	VPANDNQ Z22, Z24, Z22
+	VPSRAQ  $0x3f, Z23, Z24
+	VPANDNQ Z23, Z24, Z23
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVUPD.Z   192(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z5, K2, Z5
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z6, K2, Z6
+	VMOVUPD.Z   192(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z7, K2, Z7
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z8, K2, Z8
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z9, K2, Z9
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z10, K2, Z10
+	VMOVUPD.Z   192(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z11, K2, Z11
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z12, K2, Z12
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z13, K2, Z13
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z14, K2, Z14
+	VMOVUPD.Z   192(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z15, K2, Z15
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z16, K2, Z16
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z17, K2, Z17
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z18, K2, Z18
+	VMOVUPD.Z   192(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z19, K2, Z19
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z20, K2, Z20
+	VMOVDQU64   64(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z21, K2, Z21
+	VMOVDQU64   128(DX), Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z22, K2, Z22
+	VMOVUPD.Z   192(DX), K1, Z24
+	VPTESTMQ    Z24, Z24, K2
+	VMOVDQU64.Z Z23, K2, Z23
+
+nomask:
 	VMOVUPD Z0, (R10)
 	VMOVUPD Z1, 64(R10)
 	VMOVUPD Z2, 128(R10)

@@ -30,7 +30,7 @@ var avx2Kernels = [][][2]kernelFunc[*[4]int64]{
 }
 
 // avx2Rows[nv−4][masked]: the one-row kernels of 4 to 12 vectors.
-var avx2Rows = [][2]kernelFunc[*[4]int64]{
+var avx2Rows = [][2]rowFunc[*[4]int64]{
 	{avx2Row4, avx2Row4Masked},
 	{avx2Row5, avx2Row5Masked},
 	{avx2Row6, avx2Row6Masked},
@@ -90,7 +90,7 @@ var avx512Kernels = [][][2]kernelFunc[uint64]{
 }
 
 // avx512Rows[nv−5][masked]: the one-row kernels of 5 to 24 vectors.
-var avx512Rows = [][2]kernelFunc[uint64]{
+var avx512Rows = [][2]rowFunc[uint64]{
 	{avx512Row5, avx512Row5Masked},
 	{avx512Row6, avx512Row6Masked},
 	{avx512Row7, avx512Row7Masked},

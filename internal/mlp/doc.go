@@ -61,7 +61,10 @@
 // activations and signals are still in cache when the next product reads
 // them; the chains of the weight gradients run over the rows in increasing
 // order, continued from block to block, so the blocking changes no bit
-// (TestBlocksFollowReferenceChains checks both against plain loops). A
+// (TestBlocksFollowReferenceChains checks both against plain loops). Without
+// biases, a hidden layer's ReLU and a signal's mask are applied by the
+// product's kernels before they store a tile (gemm.MulStridedReLUTo,
+// gemm.MulMaskTo), not in a further pass over the block. A
 // Trainer copies the inputs of its rows into the batch once, not at every
 // step, and leaves out the loss value (softplus) where Train needs only the
 // gradient. StreamKernel computes its entries

@@ -127,14 +127,17 @@ func (n *Net) Forward(b *Batch) {
 			in := a.fanIn(l)
 			out := b.H[l+1][r0*w : r1*w]
 			// H_l = H_{l−1} W_lᵀ: the chains of gemm.MulTransTo.
+			if !a.Bias {
+				// ReLU applied by the product's kernels before they store.
+				gemm.MulStridedReLUTo(out, w, b.H[l][r0*in:r1*in], in, wt[l], w, m, in, w)
+				continue
+			}
 			gemm.MulStridedTo(out, w, b.H[l][r0*in:r1*in], in, wt[l], w, m, in, w)
-			if a.Bias {
-				bias := n.lay.b[l].of(n.Theta)
-				for r := range m {
-					row := out[r*w : (r+1)*w]
-					for j := range row {
-						row[j] += bias[j]
-					}
+			bias := n.lay.b[l].of(n.Theta)
+			for r := range m {
+				row := out[r*w : (r+1)*w]
+				for j := range row {
+					row[j] += bias[j]
 				}
 			}
 			gemm.ReLU(out)
@@ -215,9 +218,9 @@ func (n *Net) backward(b *Batch, c []float64, grad []float64, keep bool) {
 		}
 		dL := b.D[a.Depth-1][d0*w : (d0+m)*w]
 		// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
-		// with +0 per entry) and a branch-free mask.
-		gemm.MulTo(dL, cb, v, m, 1, w)
-		gemm.Mask(dL, hL)
+		// with +0 per entry) and a branch-free mask, applied by the
+		// product's kernels before they store.
+		gemm.MulMaskTo(dL, cb, v, hL, m, 1, w)
 		if grad != nil {
 			gemm.AddTransMulVecTo(n.lay.v.of(grad), hL, cb, m, w)
 			if a.Bias {
@@ -245,8 +248,7 @@ func (n *Net) backward(b *Batch, c []float64, grad []float64, keep bool) {
 				break
 			}
 			prev := b.D[l-1][d0*w : (d0+m)*w]
-			gemm.MulTo(prev, d, n.lay.w[l].of(n.Theta), m, w, w)
-			gemm.Mask(prev, b.H[l][r0*w:r1*w])
+			gemm.MulMaskTo(prev, d, n.lay.w[l].of(n.Theta), b.H[l][r0*w:r1*w], m, w, w)
 		}
 	}
 	if grad != nil && a.Bias {

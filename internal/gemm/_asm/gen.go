@@ -8,8 +8,11 @@
 //
 //	c[r·ldc + j] ← fma-chain over t = 0..k−1 of a[r·ars + t·aks] · b[t·bks + j]
 //
-// starting from c[r·ldc + j] when acc ≠ 0 and from +0 otherwise: one fused
-// multiply–add per term, in increasing t, exactly as the pure-Go twin.
+// starting from c[r·ldc + j] when acc ≠ 0 (bit 0 of acc in the tile and
+// looping kernels) and from +0 otherwise: one fused multiply–add per term,
+// in increasing t, exactly as the pure-Go twin. The tile and looping
+// kernels can apply ReLU and Mask to the tile before they store it (bits 1
+// and 2 of acc: epilogue).
 package main
 
 import (
@@ -100,7 +103,7 @@ func tables() []byte {
 			b.WriteString("\t},\n")
 		}
 		b.WriteString("}\n")
-		fmt.Fprintf(&b, "\n// %sRows[nv−%d][masked]: the one-row kernels of %d to %d vectors.\nvar %sRows = [][2]kernelFunc[%s]{\n", s.name, len(s.mrMax)+1, len(s.mrMax)+1, s.wide, s.name, s.mask)
+		fmt.Fprintf(&b, "\n// %sRows[nv−%d][masked]: the one-row kernels of %d to %d vectors.\nvar %sRows = [][2]rowFunc[%s]{\n", s.name, len(s.mrMax)+1, len(s.mrMax)+1, s.wide, s.name, s.mask)
 		for nv := len(s.mrMax) + 1; nv <= s.wide; nv++ {
 			fmt.Fprintf(&b, "\t{%s, %s},\n", rowName(s, nv, false), rowName(s, nv, true))
 		}
@@ -141,10 +144,10 @@ func loopName(s isa, mr, nv int, masked bool) string {
 // tile where the inner dimension is short.
 func kernel(s isa, mr, nv int, masked, loop bool) {
 	name := kernelName(s, mr, nv, masked)
-	sig := "func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask " + s.mask + ")"
+	sig := "func(k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask " + s.mask + ")"
 	if loop {
 		name = loopName(s, mr, nv, masked)
-		sig = "func(mt, k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, acc int, mask " + s.mask + ")"
+		sig = "func(mt, k int, a *float64, ars, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask " + s.mask + ")"
 	}
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
@@ -250,13 +253,13 @@ func kernel(s isa, mr, nv int, masked, loop bool) {
 		Load(Param("b"), bp)
 		MOVQ(at, ap)
 	}
-	// Start from c (acc ≠ 0) or from +0.
+	// Start from c (acc bit 0) or from +0.
 	accFlag, err := Param("acc").Resolve()
 	if err != nil {
 		log.Fatal(err)
 	}
-	CMPQ(accFlag.Addr, U8(0))
-	JE(LabelRef("zero"))
+	TESTQ(U32(flagAcc), accFlag.Addr)
+	JZ(LabelRef("zero"))
 	crow := GP64()
 	MOVQ(cp, crow)
 	for r := range mr {
@@ -309,6 +312,7 @@ func kernel(s isa, mr, nv int, masked, loop bool) {
 	JNZ(LabelRef("loop"))
 
 	Label("store")
+	epilogue(s, mr, nv, accs, accFlag.Addr, cp, ldc, last, loadMasked, kmask)
 	var sm VecVirtual
 	if masked && !s.avx512 {
 		sm = s.vec()
@@ -340,6 +344,82 @@ func kernel(s isa, mr, nv int, masked, loop bool) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// Bits of a tile kernel's acc argument.
+const (
+	flagAcc  = 1 // start from c instead of +0
+	flagReLU = 2 // store max(x, 0) on bits, as ReLU does
+	flagMask = 4 // store +0 where h (at the offsets of c) is +0, as Mask does
+)
+
+// epilogue applies, before a tile is stored, ReLU to its accumulators if
+// the acc argument has flagReLU and then the zeros of h if it has flagMask:
+// the bit operations of relu and mask, on the values a separate pass would
+// read back from c. cp is the tile's first row of c; h is read at the same
+// offsets from its own base (c − the c argument + the h argument).
+func epilogue(s isa, mr, nv int, accs [][]VecVirtual, flag Mem, cp, ldc Register, last func(int) bool, loadMasked func(Mem, VecVirtual), kmask OpmaskVirtual) {
+	var zero VecVirtual
+	TESTQ(U32(flagReLU), flag)
+	JZ(LabelRef("norelu"))
+	if !s.avx512 {
+		zero = s.vec()
+		VPXOR(zero, zero, zero)
+	}
+	for r := range mr {
+		for v := range nv {
+			x, sign := accs[r][v], s.vec()
+			if s.avx512 {
+				VPSRAQ(U8(63), x, sign)
+				VPANDNQ(x, sign, x)
+			} else {
+				VPCMPGTQ(x, zero, sign)
+				VPANDN(x, sign, x)
+			}
+		}
+	}
+	Label("norelu")
+	TESTQ(U32(flagMask), flag)
+	JZ(LabelRef("nomask"))
+	hrow, c0 := GP64(), GP64()
+	Load(Param("h"), hrow)
+	Load(Param("c"), c0)
+	SUBQ(c0, hrow)
+	ADDQ(cp, hrow)
+	if !s.avx512 {
+		zero = s.vec()
+		VPXOR(zero, zero, zero)
+	}
+	for r := range mr {
+		for v := range nv {
+			x := accs[r][v]
+			m := Mem{Base: hrow, Disp: v * 8 * s.lanes}
+			switch {
+			case s.avx512:
+				hv, k := s.vec(), K()
+				if last(v) {
+					loadMasked(m, hv)
+				} else {
+					VMOVDQU64(m, hv)
+				}
+				VPTESTMQ(hv, hv, k)
+				VMOVDQU64_Z(x, k, x)
+			case last(v):
+				hv, eq := s.vec(), s.vec()
+				loadMasked(m, hv)
+				VPCMPEQQ(hv, zero, eq)
+				VPANDN(x, eq, x)
+			default:
+				eq := s.vec()
+				VPCMPEQQ(m, zero, eq)
+				VPANDN(x, eq, x)
+			}
+		}
+		if r < mr-1 {
+			ADDQ(ldc, hrow)
+		}
+	}
+	Label("nomask")
 }
 
 // relu generates <isa>ReLU(x *float64, n int) for n a multiple of 4·lanes:
