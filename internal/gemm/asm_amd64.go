@@ -41,7 +41,7 @@ var (
 		relu: avx2ReLU, zero: avx2Mask,
 	}
 	avx512 = engine[uint64]{
-		lanes: 8, tiles: avx512Kernels,
+		lanes: 8, tiles: avx512Kernels, loops: avx512Loops,
 		mask: func(valid int) uint64 { return 1<<valid - 1 },
 		relu: avx512ReLU, zero: avx512Mask,
 	}
