@@ -267,3 +267,16 @@ func hp(h []float64, off, flag int) *float64 {
 	}
 	return nil
 }
+
+// dotRowsAsm computes y[r] for the rows r < m/8·8 of a (k terms, lda apart)
+// with the AVX-512 kernel that holds 8 rows in the lanes (the chains of
+// strided with one column) and returns how many rows it did: 0 on other
+// paths.
+func dotRowsAsm(p Path, m, k int, a []float64, lda int, x, y []float64) int {
+	g := m / 8
+	if p != AVX512 || g == 0 || k == 0 {
+		return 0
+	}
+	avx512DotRows(g, k, &a[0], lda, &x[0], &y[0], 1<<(k%8)-1)
+	return 8 * g
+}

@@ -19,3 +19,5 @@ func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int { return 0
 func peakAsm(p Path, n int) float64 { return 0 }
 
 func markAboveAsm(mask []uint8, x, s, y []float64, c, g float64) int { return 0 }
+
+func dotRowsAsm(p Path, m, k int, a []float64, lda int, x, y []float64) int { return 0 }

@@ -108,6 +108,12 @@
 // difference to a training step on an AMD EPYC with AVX-512, so they are
 // not used).
 //
+// MulVecTo on the AVX-512 path holds 8 rows of A in the lanes of a vector
+// (avx512DotRows): it loads blocks of 8 rows × 8 terms, transposes them in
+// registers and continues each row's chain with one term per fused
+// multiply–add, instead of computing one useful lane of eight per
+// instruction; the rows that do not fill a group of 8 take the tile kernels.
+//
 // With NADB_GEMM_FLOPS=1 the package counts the floating-point operations of
 // its products (Flops), and BenchmarkPeak measures the core's fp64 peak on
 // registers: make speed divides the one by the other for a run's floor.

@@ -89,3 +89,42 @@ func TestFusedBitIdentical(t *testing.T) {
 		Use(prev)
 	}
 }
+
+// TestMulVecRowsSpecial requires MulVecTo (whose AVX-512 path holds 8 rows
+// in the lanes and transposes blocks of 8 × 8 in registers) to give, on
+// every path, the bits of one math.FMA chain per row from +0, with ±0, NaNs
+// of both signs, infinities and subnormals among the operands, for row
+// counts around multiples of 8 and inner dimensions around multiples of 8.
+func TestMulVecRowsSpecial(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, p := range Available() {
+		prev := Use(p)
+		for _, m := range []int{7, 8, 9, 16, 31, 64, 129} {
+			for _, k := range []int{1, 5, 7, 8, 9, 15, 16, 20, 50, 63, 64, 65} {
+				a, x := make([]float64, m*k), make([]float64, k)
+				for i := range a {
+					a[i] = fusedSpecial(rng)
+				}
+				for i := range x {
+					x[i] = fusedSpecial(rng)
+				}
+				y := make([]float64, m+1)
+				y[m] = 42
+				MulVecTo(y[:m], a, x, m, k)
+				for r := range m {
+					var s float64
+					for u := range k {
+						s = math.FMA(a[r*k+u], x[u], s)
+					}
+					if math.Float64bits(y[r]) != math.Float64bits(s) {
+						t.Fatalf("%v m=%d k=%d: y[%d] = %v, want %v", p, m, k, r, y[r], s)
+					}
+				}
+				if y[m] != 42 {
+					t.Fatalf("%v m=%d k=%d: wrote past y", p, m, k)
+				}
+			}
+		}
+		Use(prev)
+	}
+}

@@ -212,6 +212,15 @@ func MulVecTo(y, a, x []float64, m, k int) {
 		clear(y[:m])
 		return
 	}
+	if r := dotRowsAsm(active, m, k, a, k, x, y); r > 0 {
+		if countFlops {
+			flopCount.Add(2 * int64(r) * int64(k))
+		}
+		if r == m {
+			return
+		}
+		m, a, y = m-r, a[r*k:], y[r:]
+	}
 	strided(m, 1, k, a, k, 1, x, 1, y, 1, false)
 }
 

@@ -21765,6 +21765,148 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx512DotRows(groups int, k int, a *float64, lda int, x *float64, y *float64, tail uint64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512DotRows(SB), NOSPLIT, $0-56
+	MOVQ  groups+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  lda+24(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  y+40(FP), BX
+	MOVQ  tail+48(FP), SI
+	KMOVW SI, K1
+	MOVQ  k+8(FP), SI
+	ANDQ  $0x07, SI
+	LEAQ  (DX)(DX*2), DI
+	LEAQ  (DX)(DX*4), R8
+	LEAQ  (DI)(DX*4), R9
+
+group:
+	MOVQ   CX, R10
+	MOVQ   x+32(FP), R11
+	MOVQ   k+8(FP), R12
+	SHRQ   $0x03, R12
+	VXORPD Z0, Z0, Z0
+	TESTQ  R12, R12
+	JZ     tail
+
+chunk:
+	VMOVUPD          (R10), Z1
+	VMOVUPD          (R10)(DX*1), Z2
+	VMOVUPD          (R10)(DX*2), Z3
+	VMOVUPD          (R10)(DI*1), Z4
+	VMOVUPD          (R10)(DX*4), Z5
+	VMOVUPD          (R10)(R8*1), Z6
+	VMOVUPD          (R10)(DI*2), Z7
+	VMOVUPD          (R10)(R9*1), Z8
+	VUNPCKLPD        Z2, Z1, Z9
+	VUNPCKHPD        Z2, Z1, Z1
+	VUNPCKLPD        Z4, Z3, Z2
+	VUNPCKHPD        Z4, Z3, Z3
+	VUNPCKLPD        Z6, Z5, Z4
+	VUNPCKHPD        Z6, Z5, Z5
+	VUNPCKLPD        Z8, Z7, Z6
+	VUNPCKHPD        Z8, Z7, Z7
+	VSHUFF64X2       $0x88, Z2, Z9, Z8
+	VSHUFF64X2       $0xdd, Z2, Z9, Z2
+	VSHUFF64X2       $0x88, Z3, Z1, Z9
+	VSHUFF64X2       $0xdd, Z3, Z1, Z1
+	VSHUFF64X2       $0x88, Z6, Z4, Z3
+	VSHUFF64X2       $0xdd, Z6, Z4, Z4
+	VSHUFF64X2       $0x88, Z7, Z5, Z6
+	VSHUFF64X2       $0xdd, Z7, Z5, Z5
+	VSHUFF64X2       $0x88, Z3, Z8, Z7
+	VSHUFF64X2       $0xdd, Z3, Z8, Z3
+	VSHUFF64X2       $0x88, Z4, Z2, Z8
+	VSHUFF64X2       $0xdd, Z4, Z2, Z2
+	VSHUFF64X2       $0x88, Z6, Z9, Z4
+	VSHUFF64X2       $0xdd, Z6, Z9, Z6
+	VSHUFF64X2       $0x88, Z5, Z1, Z9
+	VSHUFF64X2       $0xdd, Z5, Z1, Z1
+	VFMADD231PD.BCST (R11), Z7, Z0
+	VFMADD231PD.BCST 8(R11), Z4, Z0
+	VFMADD231PD.BCST 16(R11), Z8, Z0
+	VFMADD231PD.BCST 24(R11), Z9, Z0
+	VFMADD231PD.BCST 32(R11), Z3, Z0
+	VFMADD231PD.BCST 40(R11), Z6, Z0
+	VFMADD231PD.BCST 48(R11), Z2, Z0
+	VFMADD231PD.BCST 56(R11), Z1, Z0
+	ADDQ             $0x40, R10
+	ADDQ             $0x40, R11
+	DECQ             R12
+	JNZ              chunk
+
+tail:
+	TESTQ            SI, SI
+	JZ               store
+	VMOVUPD.Z        (R10), K1, Z1
+	VMOVUPD.Z        (R10)(DX*1), K1, Z2
+	VMOVUPD.Z        (R10)(DX*2), K1, Z3
+	VMOVUPD.Z        (R10)(DI*1), K1, Z4
+	VMOVUPD.Z        (R10)(DX*4), K1, Z5
+	VMOVUPD.Z        (R10)(R8*1), K1, Z6
+	VMOVUPD.Z        (R10)(DI*2), K1, Z7
+	VMOVUPD.Z        (R10)(R9*1), K1, Z8
+	VUNPCKLPD        Z2, Z1, Z9
+	VUNPCKHPD        Z2, Z1, Z1
+	VUNPCKLPD        Z4, Z3, Z2
+	VUNPCKHPD        Z4, Z3, Z3
+	VUNPCKLPD        Z6, Z5, Z4
+	VUNPCKHPD        Z6, Z5, Z5
+	VUNPCKLPD        Z8, Z7, Z6
+	VUNPCKHPD        Z8, Z7, Z7
+	VSHUFF64X2       $0x88, Z2, Z9, Z8
+	VSHUFF64X2       $0xdd, Z2, Z9, Z2
+	VSHUFF64X2       $0x88, Z3, Z1, Z9
+	VSHUFF64X2       $0xdd, Z3, Z1, Z1
+	VSHUFF64X2       $0x88, Z6, Z4, Z3
+	VSHUFF64X2       $0xdd, Z6, Z4, Z4
+	VSHUFF64X2       $0x88, Z7, Z5, Z6
+	VSHUFF64X2       $0xdd, Z7, Z5, Z5
+	VSHUFF64X2       $0x88, Z3, Z8, Z7
+	VSHUFF64X2       $0xdd, Z3, Z8, Z3
+	VSHUFF64X2       $0x88, Z4, Z2, Z8
+	VSHUFF64X2       $0xdd, Z4, Z2, Z2
+	VSHUFF64X2       $0x88, Z6, Z9, Z4
+	VSHUFF64X2       $0xdd, Z6, Z9, Z6
+	VSHUFF64X2       $0x88, Z5, Z1, Z9
+	VSHUFF64X2       $0xdd, Z5, Z1, Z1
+	VFMADD231PD.BCST (R11), Z7, Z0
+	CMPQ             SI, $0x01
+	JE               store
+	VFMADD231PD.BCST 8(R11), Z4, Z0
+	CMPQ             SI, $0x02
+	JE               store
+	VFMADD231PD.BCST 16(R11), Z8, Z0
+	CMPQ             SI, $0x03
+	JE               store
+	VFMADD231PD.BCST 24(R11), Z9, Z0
+	CMPQ             SI, $0x04
+	JE               store
+	VFMADD231PD.BCST 32(R11), Z3, Z0
+	CMPQ             SI, $0x05
+	JE               store
+	VFMADD231PD.BCST 40(R11), Z6, Z0
+	CMPQ             SI, $0x06
+	JE               store
+	VFMADD231PD.BCST 48(R11), Z2, Z0
+
+store:
+	VMOVUPD Z0, (BX)
+	ADDQ    $0x40, BX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	ADDQ    DX, CX
+	DECQ    AX
+	JNZ     group
+	VZEROUPPER
+	RET
+
 // func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 // Requires: AVX, AVX512F
 TEXT ·avx512Adam(SB), NOSPLIT, $0-48

@@ -67,6 +67,9 @@ func main() {
 		}
 		relu(s)
 		mask(s)
+		if s.avx512 {
+			dotRows(s)
+		}
 		adam(s)
 		combine(s)
 		for nv := 1; nv <= axpyRowsMax; nv++ {
@@ -1032,6 +1035,129 @@ func markAbove(s isa) {
 	SUBQ(U32(4), n)
 	JNZ(LabelRef("loop"))
 	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// dotRows generates avx512DotRows(groups, k int, a *float64, lda int, x, y *float64, tail uint64):
+// for the 8·groups rows r of a (k terms each, rows lda apart),
+//
+//	y[r] ← fma-chain over t = 0..k−1 of a[r·lda + t] · x[t], from +0,
+//
+// the chains of the tile kernels for one column (MulVecTo), with the rows in
+// the lanes instead of one lane of eight: each block of 8 rows × 8 terms is
+// loaded by rows and transposed in registers, and the last k mod 8 terms
+// (tail, the mask of their lanes) are loaded under a mask.
+func dotRows(s isa) {
+	TEXT(s.name+"DotRows", NOSPLIT, "func(groups, k int, a *float64, lda int, x, y *float64, tail uint64)")
+	Pragma("noescape")
+	g := Load(Param("groups"), GP64())
+	at := Load(Param("a"), GP64())
+	lda := Load(Param("lda"), GP64())
+	SHLQ(U8(3), lda)
+	yp := Load(Param("y"), GP64())
+	tb := GP64()
+	Load(Param("tail"), tb)
+	km := K()
+	KMOVW(tb.As32(), km)
+	rem := Load(Param("k"), GP64())
+	ANDQ(U8(7), rem)
+	s3, s5, s7 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, s3)
+	LEAQ(Mem{Base: lda, Index: lda, Scale: 4}, s5)
+	LEAQ(Mem{Base: s3, Index: lda, Scale: 4}, s7)
+	ap, xp, kk := GP64(), GP64(), GP64()
+	row := func(r int) Mem {
+		switch r {
+		case 0:
+			return Mem{Base: ap}
+		case 1:
+			return Mem{Base: ap, Index: lda, Scale: 1}
+		case 2:
+			return Mem{Base: ap, Index: lda, Scale: 2}
+		case 3:
+			return Mem{Base: ap, Index: s3, Scale: 1}
+		case 4:
+			return Mem{Base: ap, Index: lda, Scale: 4}
+		case 5:
+			return Mem{Base: ap, Index: s5, Scale: 1}
+		case 6:
+			return Mem{Base: ap, Index: s3, Scale: 2}
+		default:
+			return Mem{Base: ap, Index: s7, Scale: 1}
+		}
+	}
+	acc := s.vec()
+	// transpose loads 8 rows (under km if masked) and returns the 8 columns.
+	transpose := func(masked bool) [8]VecVirtual {
+		var r, t, u, c [8]VecVirtual
+		for i := range r {
+			r[i] = s.vec()
+			if masked {
+				VMOVUPD_Z(row(i), km, r[i])
+			} else {
+				VMOVUPD(row(i), r[i])
+			}
+		}
+		for i := 0; i < 8; i += 2 {
+			t[i], t[i+1] = s.vec(), s.vec()
+			VUNPCKLPD(r[i+1], r[i], t[i])   // (r_i[0], r_i+1[0]), (r_i[2], r_i+1[2]), …
+			VUNPCKHPD(r[i+1], r[i], t[i+1]) // (r_i[1], r_i+1[1]), (r_i[3], r_i+1[3]), …
+		}
+		// u[0], u[1]: columns {0,4}, {2,6} of rows 0–3; u[2], u[3]: {1,5},
+		// {3,7}; u[4..7] the same of rows 4–7.
+		for h := range 2 {
+			for p := range 2 {
+				lo, hi := t[4*h+p], t[4*h+p+2]
+				u[4*h+2*p], u[4*h+2*p+1] = s.vec(), s.vec()
+				VSHUFF64X2(U8(0x88), hi, lo, u[4*h+2*p])
+				VSHUFF64X2(U8(0xdd), hi, lo, u[4*h+2*p+1])
+			}
+		}
+		// Column j from u of rows 0–3 and rows 4–7.
+		for q, cols := range [4][2]int{{0, 4}, {2, 6}, {1, 5}, {3, 7}} {
+			c[cols[0]], c[cols[1]] = s.vec(), s.vec()
+			VSHUFF64X2(U8(0x88), u[4+q], u[q], c[cols[0]])
+			VSHUFF64X2(U8(0xdd), u[4+q], u[q], c[cols[1]])
+		}
+		return c
+	}
+	Label("group")
+	MOVQ(at, ap)
+	Load(Param("x"), xp)
+	Load(Param("k"), kk)
+	SHRQ(U8(3), kk)
+	VXORPD(acc, acc, acc)
+	TESTQ(kk, kk)
+	JZ(LabelRef("tail"))
+	Label("chunk")
+	c := transpose(false)
+	for j := range 8 {
+		VFMADD231PD_BCST(Mem{Base: xp, Disp: 8 * j}, c[j], acc)
+	}
+	ADDQ(U8(64), ap)
+	ADDQ(U8(64), xp)
+	DECQ(kk)
+	JNZ(LabelRef("chunk"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("store"))
+	c = transpose(true)
+	for j := range 7 {
+		if j > 0 {
+			CMPQ(rem, U8(j))
+			JE(LabelRef("store"))
+		}
+		VFMADD231PD_BCST(Mem{Base: xp, Disp: 8 * j}, c[j], acc)
+	}
+	Label("store")
+	VMOVUPD(acc, Mem{Base: yp})
+	ADDQ(U8(64), yp)
+	for range 8 {
+		ADDQ(lda, at)
+	}
+	DECQ(g)
+	JNZ(LabelRef("group"))
 	VZEROUPPER()
 	RET()
 }
