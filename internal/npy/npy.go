@@ -94,8 +94,8 @@ func ShapeString(shape []int) string {
 const maxHeader = 1 << 20
 
 // maxElems bounds the number of elements (and so the product of the shape,
-// which must not overflow).
-const maxElems = 1 << 50
+// which must not overflow an int, of 32 bits on a 32-bit platform).
+const maxElems = min(1<<50, math.MaxInt)
 
 // ReadHeader reads the header of a .npy file from r, leaving r at the
 // first byte of the data. Errors say what is wrong and what to do.
