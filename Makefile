@@ -52,7 +52,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -cpu 1,2 ./...
 
 ## speed: one paper-scale run of every algorithm on one core, three rounds interleaved: median processor time (user + sys), peak memory, and the arithmetic floor of the run's matrix products at the core's measured fp64 peak (GNU time, gemm BenchmarkPeak) → figures/speed.md
-SPEED_ALGOS := neural-adb-ucb neural-adb-ts neural-adb-ucb-randctx neural-adb-tsctx-ucb neural-adb-lookahead-ucb neural-adb-plus random-nn random apo ae-borda ae-dpo ae-borda-nn neural-adb-apo
+SPEED_ALGOS := neural-adb-ucb neural-adb-ts neural-adb-ucb-randctx neural-adb-tsctx-ucb neural-adb-lookahead-ucb neural-adb-plus neural-adb-target random-nn random apo ae-borda ae-dpo ae-borda-nn neural-adb-apo
 SPEED_ROUNDS := 3
 speed: nadb
 	@test -x /usr/bin/time || { echo "make speed needs GNU time: apt-get install time"; exit 2; }
