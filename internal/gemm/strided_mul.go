@@ -8,24 +8,21 @@ import "fmt"
 // when k = 0): the same bits as clearing C and calling AddMulStridedTo,
 // without the pass over C.
 func MulStridedTo(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, m, k, n int) {
-	checkStrided("MulStridedTo", m, k, n, c, ldc, a, lda, m, k, b, ldb)
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 {
-		for i := range m {
-			clear(c[i*ldc : i*ldc+n])
-		}
-		return
-	}
-	strided(m, n, k, a, lda, 1, b, ldb, c, ldc, false)
+	mulStrided("MulStridedTo", 0, c, ldc, a, lda, b, ldb, m, k, n)
 }
 
 // MulStridedReLUTo is MulStridedTo followed by ReLU of every row of C: the
 // same bits, without the pass over C (the kernels apply ReLU to each tile
 // before they store it).
 func MulStridedReLUTo(c []float64, ldc int, a []float64, lda int, b []float64, ldb int, m, k, n int) {
-	checkStrided("MulStridedReLUTo", m, k, n, c, ldc, a, lda, m, k, b, ldb)
+	mulStrided("MulStridedReLUTo", flagReLU, c, ldc, a, lda, b, ldb, m, k, n)
+}
+
+// mulStrided is MulStridedTo followed by the steps post (0 or flagReLU) of
+// stridedPost; name is the caller's, for its panics. With k = 0 every
+// element is +0, which ReLU leaves as it is.
+func mulStrided(name string, post int, c []float64, ldc int, a []float64, lda int, b []float64, ldb int, m, k, n int) {
+	checkStrided(name, m, k, n, c, ldc, a, lda, m, k, b, ldb)
 	if m == 0 || n == 0 {
 		return
 	}
@@ -35,7 +32,7 @@ func MulStridedReLUTo(c []float64, ldc int, a []float64, lda int, b []float64, l
 		}
 		return
 	}
-	stridedPost(m, n, k, a, lda, 1, b, ldb, c, ldc, false, flagReLU, nil)
+	stridedPost(m, n, k, a, lda, 1, b, ldb, c, ldc, false, post, nil)
 }
 
 // MulMaskTo is MulTo followed by Mask(c, h) for h (m×n, row-major, at least
