@@ -43,9 +43,12 @@ func targetPool(t *testing.T, C, K, f int, seed uint64) (*Pool, []float64) {
 	return p, util
 }
 
-// TestTargetSparseFirstLayer: the first layer through the non-zeros gives
-// the dense product's outputs and gradient (to rounding).
-func TestTargetSparseFirstLayer(t *testing.T) {
+// perturbedTGNet returns a sparse 5×6 pool (targetPool), the default
+// configuration, the first member's network of a neural-adb-target model on
+// it with its parameters moved by 0.1·N(0, 1) (drawn from a PCG stream of
+// seed, which it returns for further draws), and every pool row as tgRows.
+func perturbedTGNet(t *testing.T, seed uint64) (*Pool, Config, *tgNet, *tgRows, *rand.Rand) {
+	t.Helper()
 	p, _ := targetPool(t, 5, 6, 3, 1)
 	cfg := Default()
 	m, err := newTGModel(Env{Pool: p, Config: cfg, Seed: 3}, DefaultTargetOptions())
@@ -53,7 +56,7 @@ func TestTargetSparseFirstLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	net := &m.members[0].net
-	rng := rand.New(rand.NewPCG(4, 4))
+	rng := rand.New(rand.NewPCG(seed, seed))
 	for i := range net.net.Theta {
 		net.net.Theta[i] += 0.1 * rng.NormFloat64()
 	}
@@ -63,6 +66,13 @@ func TestTargetSparseFirstLayer(t *testing.T) {
 	for n := range p.Rows() {
 		rows.add(p.RowTo(nil, n))
 	}
+	return p, cfg, net, rows, rng
+}
+
+// TestTargetSparseFirstLayer: the first layer through the non-zeros gives
+// the dense product's outputs and gradient (to rounding).
+func TestTargetSparseFirstLayer(t *testing.T) {
+	p, cfg, net, rows, rng := perturbedTGNet(t, 4)
 	if rows.denseEnough() {
 		t.Fatal("the disjoint pool should be sparse")
 	}
@@ -101,23 +111,7 @@ func TestTargetSparseFirstLayer(t *testing.T) {
 // batch from one call to the next, give the bits of lists built afresh for
 // the same batch, and a cleared byCol rebuilds them for another selection.
 func TestTargetBackwardByColumn(t *testing.T) {
-	p, _ := targetPool(t, 5, 6, 3, 1)
-	cfg := Default()
-	m, err := newTGModel(Env{Pool: p, Config: cfg, Seed: 3}, DefaultTargetOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	net := &m.members[0].net
-	rng := rand.New(rand.NewPCG(6, 6))
-	for i := range net.net.Theta {
-		net.net.Theta[i] += 0.1 * rng.NormFloat64()
-	}
-	net.net.SetTheta(net.net.Theta)
-	net.syncT()
-	rows := newTGRows(p.Dim)
-	for n := range p.Rows() {
-		rows.add(p.RowTo(nil, n))
-	}
+	p, cfg, net, rows, _ := perturbedTGNet(t, 6)
 	grad := func(b *tgBatch, sel []int) []float64 {
 		net.forward(rows, sel, b)
 		c := make([]float64, b.rows)
