@@ -169,15 +169,21 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 	}
 }
 
+// pathLanes returns the float64 lanes of a vector of path p (AVX2 or
+// AVX512).
+func pathLanes(p Path) int {
+	if p == AVX512 {
+		return avx512.lanes
+	}
+	return avx2.lanes
+}
+
 // combineAsm runs element-wise step op (0: ScaleShift of x; 1: AddProduct
 // into x from y and z; 2: ScaleTo x from y; 3: Axpy into x from y) of path p over the longest
 // prefix of x that is a whole number of vectors and returns its length; the
 // caller finishes the rest.
 func combineAsm(p Path, op int, x, y, z []float64, c *[3]float64) int {
-	lanes := avx2.lanes
-	if p == AVX512 {
-		lanes = avx512.lanes
-	}
+	lanes := pathLanes(p)
 	n := len(x) / lanes * lanes
 	if n == 0 {
 		return 0

@@ -18,10 +18,7 @@ var (
 // one element, a non-empty idx and checked operands: y in panels of up to
 // 8 vectors, the last vector of the last panel masked to the end of y.
 func axpyRowsAsm(p Path, y, x []float64, ld int, idx []int32, a []float64) {
-	lanes := avx2.lanes
-	if p == AVX512 {
-		lanes = avx512.lanes
-	}
+	lanes := pathLanes(p)
 	n := len(y)
 	vecs := (n + lanes - 1) / lanes
 	for v0 := 0; v0 < vecs; v0 += len(avx512AxpyRows) {

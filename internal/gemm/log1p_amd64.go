@@ -11,10 +11,7 @@ package gemm
 // prefix of x that is a whole number of vectors and returns its length;
 // the caller replaces the arguments outside the kernel's range.
 func log1pAsm(p Path, dst, x []float64) int {
-	lanes := avx2.lanes
-	if p == AVX512 {
-		lanes = avx512.lanes
-	}
+	lanes := pathLanes(p)
 	n := len(x) / lanes * lanes
 	if n == 0 {
 		return 0
