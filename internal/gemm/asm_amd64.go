@@ -286,3 +286,15 @@ func dotRowsAsm(p Path, m, k int, a []float64, lda int, x, y []float64) int {
 	avx512DotRows(g, k, &a[0], lda, &x[0], &y[0], 1<<(k%8)-1)
 	return 8 * g
 }
+
+// transposeAsm transposes the first m/8·8 rows of src (m×n) into dst (n×m)
+// with the AVX-512 kernel and returns how many rows it did: 0 on other
+// paths.
+func transposeAsm(p Path, m, n int, src, dst []float64) int {
+	g := m / 8
+	if p != AVX512 || g == 0 {
+		return 0
+	}
+	avx512Transpose(g, n, &src[0], n, &dst[0], m, 1<<(n%8)-1)
+	return 8 * g
+}

@@ -21,3 +21,5 @@ func peakAsm(p Path, n int) float64 { return 0 }
 func markAboveAsm(mask []uint8, x, s, y []float64, c, g float64) int { return 0 }
 
 func dotRowsAsm(p Path, m, k int, a []float64, lda int, x, y []float64) int { return 0 }
+
+func transposeAsm(p Path, m, n int, src, dst []float64) int { return 0 }

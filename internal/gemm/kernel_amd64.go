@@ -560,6 +560,9 @@ func avx512Mask(d *float64, h *float64, n int)
 func avx512DotRows(groups int, k int, a *float64, lda int, x *float64, y *float64, tail uint64)
 
 //go:noescape
+func avx512Transpose(groups int, cols int, src *float64, lds int, dst *float64, ldd int, tail uint64)
+
+//go:noescape
 func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 
 //go:noescape

@@ -21907,6 +21907,162 @@ store:
 	VZEROUPPER
 	RET
 
+// func avx512Transpose(groups int, cols int, src *float64, lds int, dst *float64, ldd int, tail uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512Transpose(SB), NOSPLIT, $0-56
+	MOVQ  groups+0(FP), AX
+	MOVQ  src+16(FP), CX
+	MOVQ  dst+32(FP), DX
+	MOVQ  lds+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  ldd+40(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  tail+48(FP), DI
+	KMOVW DI, K1
+	MOVQ  cols+8(FP), DI
+	ANDQ  $0x07, DI
+	LEAQ  (BX)(BX*2), R8
+	LEAQ  (BX)(BX*4), R9
+	LEAQ  (R8)(BX*4), R10
+
+tgroup:
+	MOVQ  CX, R11
+	MOVQ  DX, R12
+	MOVQ  cols+8(FP), R13
+	SHRQ  $0x03, R13
+	TESTQ R13, R13
+	JZ    ttail
+
+tchunk:
+	VMOVUPD    (R11), Z0
+	VMOVUPD    (R11)(BX*1), Z1
+	VMOVUPD    (R11)(BX*2), Z2
+	VMOVUPD    (R11)(R8*1), Z3
+	VMOVUPD    (R11)(BX*4), Z4
+	VMOVUPD    (R11)(R9*1), Z5
+	VMOVUPD    (R11)(R8*2), Z6
+	VMOVUPD    (R11)(R10*1), Z7
+	VUNPCKLPD  Z1, Z0, Z8
+	VUNPCKHPD  Z1, Z0, Z0
+	VUNPCKLPD  Z3, Z2, Z1
+	VUNPCKHPD  Z3, Z2, Z2
+	VUNPCKLPD  Z5, Z4, Z3
+	VUNPCKHPD  Z5, Z4, Z4
+	VUNPCKLPD  Z7, Z6, Z5
+	VUNPCKHPD  Z7, Z6, Z6
+	VSHUFF64X2 $0x88, Z1, Z8, Z7
+	VSHUFF64X2 $0xdd, Z1, Z8, Z1
+	VSHUFF64X2 $0x88, Z2, Z0, Z8
+	VSHUFF64X2 $0xdd, Z2, Z0, Z0
+	VSHUFF64X2 $0x88, Z5, Z3, Z2
+	VSHUFF64X2 $0xdd, Z5, Z3, Z3
+	VSHUFF64X2 $0x88, Z6, Z4, Z5
+	VSHUFF64X2 $0xdd, Z6, Z4, Z4
+	VSHUFF64X2 $0x88, Z2, Z7, Z6
+	VSHUFF64X2 $0xdd, Z2, Z7, Z2
+	VSHUFF64X2 $0x88, Z3, Z1, Z7
+	VSHUFF64X2 $0xdd, Z3, Z1, Z1
+	VSHUFF64X2 $0x88, Z5, Z8, Z3
+	VSHUFF64X2 $0xdd, Z5, Z8, Z5
+	VSHUFF64X2 $0x88, Z4, Z0, Z8
+	VSHUFF64X2 $0xdd, Z4, Z0, Z0
+	VMOVUPD    Z6, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z3, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z7, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z8, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z2, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z5, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z1, (R12)
+	ADDQ       SI, R12
+	VMOVUPD    Z0, (R12)
+	ADDQ       SI, R12
+	ADDQ       $0x40, R11
+	DECQ       R13
+	JNZ        tchunk
+
+ttail:
+	TESTQ      DI, DI
+	JZ         tnext
+	VMOVUPD.Z  (R11), K1, Z0
+	VMOVUPD.Z  (R11)(BX*1), K1, Z1
+	VMOVUPD.Z  (R11)(BX*2), K1, Z2
+	VMOVUPD.Z  (R11)(R8*1), K1, Z3
+	VMOVUPD.Z  (R11)(BX*4), K1, Z4
+	VMOVUPD.Z  (R11)(R9*1), K1, Z5
+	VMOVUPD.Z  (R11)(R8*2), K1, Z6
+	VMOVUPD.Z  (R11)(R10*1), K1, Z7
+	VUNPCKLPD  Z1, Z0, Z8
+	VUNPCKHPD  Z1, Z0, Z0
+	VUNPCKLPD  Z3, Z2, Z1
+	VUNPCKHPD  Z3, Z2, Z2
+	VUNPCKLPD  Z5, Z4, Z3
+	VUNPCKHPD  Z5, Z4, Z4
+	VUNPCKLPD  Z7, Z6, Z5
+	VUNPCKHPD  Z7, Z6, Z6
+	VSHUFF64X2 $0x88, Z1, Z8, Z7
+	VSHUFF64X2 $0xdd, Z1, Z8, Z1
+	VSHUFF64X2 $0x88, Z2, Z0, Z8
+	VSHUFF64X2 $0xdd, Z2, Z0, Z0
+	VSHUFF64X2 $0x88, Z5, Z3, Z2
+	VSHUFF64X2 $0xdd, Z5, Z3, Z3
+	VSHUFF64X2 $0x88, Z6, Z4, Z5
+	VSHUFF64X2 $0xdd, Z6, Z4, Z4
+	VSHUFF64X2 $0x88, Z2, Z7, Z6
+	VSHUFF64X2 $0xdd, Z2, Z7, Z2
+	VSHUFF64X2 $0x88, Z3, Z1, Z7
+	VSHUFF64X2 $0xdd, Z3, Z1, Z1
+	VSHUFF64X2 $0x88, Z5, Z8, Z3
+	VSHUFF64X2 $0xdd, Z5, Z8, Z5
+	VSHUFF64X2 $0x88, Z4, Z0, Z8
+	VSHUFF64X2 $0xdd, Z4, Z0, Z0
+	VMOVUPD    Z6, (R12)
+	ADDQ       SI, R12
+	CMPQ       DI, $0x01
+	JE         tnext
+	VMOVUPD    Z3, (R12)
+	ADDQ       SI, R12
+	CMPQ       DI, $0x02
+	JE         tnext
+	VMOVUPD    Z7, (R12)
+	ADDQ       SI, R12
+	CMPQ       DI, $0x03
+	JE         tnext
+	VMOVUPD    Z8, (R12)
+	ADDQ       SI, R12
+	CMPQ       DI, $0x04
+	JE         tnext
+	VMOVUPD    Z2, (R12)
+	ADDQ       SI, R12
+	CMPQ       DI, $0x05
+	JE         tnext
+	VMOVUPD    Z5, (R12)
+	ADDQ       SI, R12
+	CMPQ       DI, $0x06
+	JE         tnext
+	VMOVUPD    Z1, (R12)
+	ADDQ       SI, R12
+
+tnext:
+	ADDQ $0x40, DX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	ADDQ BX, CX
+	DECQ AX
+	JNZ  tgroup
+	VZEROUPPER
+	RET
+
 // func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 // Requires: AVX, AVX512F
 TEXT ·avx512Adam(SB), NOSPLIT, $0-48

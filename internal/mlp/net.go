@@ -174,12 +174,7 @@ func (n *Net) transposed(b *Batch) [][]float64 {
 	for l := range a.Depth {
 		in := a.fanIn(l)
 		wt := b.wt[off : off+in*w]
-		wl := n.lay.w[l].of(n.Theta)
-		for r := range w {
-			for c, x := range wl[r*in : (r+1)*in] {
-				wt[c*w+r] = x
-			}
-		}
+		gemm.Transpose(wt, n.lay.w[l].of(n.Theta), w, in)
 		b.wts = append(b.wts, wt)
 		off += in * w
 	}

@@ -151,8 +151,9 @@ type Trainer struct {
 	uniq   []int
 	rng    *rand.Rand // mini-batch sampling
 
-	m, v  []float64 // Adam moments
-	t     int       // Adam step count
+	m, v  []float64    // Adam moments
+	t     int          // Adam step count
+	corr  [][2]float64 // Adam's bias corrections 1−β1^t and 1−β2^t of step t = 1, 2, …
 	grad  []float64
 	c     []float64
 	batch *Batch
@@ -449,9 +450,8 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	g := tr.grad
 	switch tr.Config.Regularizer {
 	case RegTheta:
-		for i, t := range theta {
-			g[i] = 2 * lam * t
-		}
+		// g_i = (2λ)·θ_i, one rounded product each (vectorised).
+		gemm.ScaleTo(g, theta, 2*lam)
 	case RegTheta0:
 		for i, t := range theta {
 			g[i] = lam * (t - tr.theta0[i])
@@ -476,9 +476,22 @@ func (tr *Trainer) step() {
 	case Adam:
 		const b1, b2, eps = 0.9, 0.999, 1e-8
 		tr.t++
+		// The bias corrections of step t, kept for the first maxCorr steps
+		// (every Train restarts t unless it keeps the moments).
+		const maxCorr = 1 << 10
+		for len(tr.corr) < min(tr.t, maxCorr) {
+			t := float64(len(tr.corr) + 1)
+			tr.corr = append(tr.corr, [2]float64{1 - math.Pow(b1, t), 1 - math.Pow(b2, t)})
+		}
+		var corr [2]float64
+		if tr.t <= maxCorr {
+			corr = tr.corr[tr.t-1]
+		} else {
+			corr = [2]float64{1 - math.Pow(b1, float64(tr.t)), 1 - math.Pow(b2, float64(tr.t))}
+		}
 		gemm.AdamStep(theta, tr.m, tr.v, g, gemm.Adam{
 			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,
-			Correction1: 1 - math.Pow(b1, float64(tr.t)), Correction2: 1 - math.Pow(b2, float64(tr.t)),
+			Correction1: corr[0], Correction2: corr[1],
 			LearningRate: lr, Eps: eps,
 		})
 	}

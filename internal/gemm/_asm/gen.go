@@ -69,6 +69,7 @@ func main() {
 		mask(s)
 		if s.avx512 {
 			dotRows(s)
+			transpose(s)
 		}
 		adam(s)
 		combine(s)
@@ -1158,6 +1159,121 @@ func dotRows(s isa) {
 	}
 	DECQ(g)
 	JNZ(LabelRef("group"))
+	VZEROUPPER()
+	RET()
+}
+
+// transpose writes the transpose of groups·8 rows of cols elements of src
+// (rows lds apart) into dst (rows ldd apart): dst[j·ldd + i] = src[i·lds + j].
+// Blocks of 8 × 8 are loaded (the last cols mod 8 columns under the mask
+// tail), transposed in registers as in dotRows and stored by columns; only
+// the columns that exist are stored. It moves values and computes nothing.
+func transpose(s isa) {
+	TEXT(s.name+"Transpose", NOSPLIT, "func(groups, cols int, src *float64, lds int, dst *float64, ldd int, tail uint64)")
+	Pragma("noescape")
+	g := Load(Param("groups"), GP64())
+	at := Load(Param("src"), GP64())
+	dt := Load(Param("dst"), GP64())
+	lds := Load(Param("lds"), GP64())
+	SHLQ(U8(3), lds)
+	ldd := Load(Param("ldd"), GP64())
+	SHLQ(U8(3), ldd)
+	tb := GP64()
+	Load(Param("tail"), tb)
+	km := K()
+	KMOVW(tb.As32(), km)
+	rem := Load(Param("cols"), GP64())
+	ANDQ(U8(7), rem)
+	s3, s5, s7 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: lds, Index: lds, Scale: 2}, s3)
+	LEAQ(Mem{Base: lds, Index: lds, Scale: 4}, s5)
+	LEAQ(Mem{Base: s3, Index: lds, Scale: 4}, s7)
+	sp, dp, kk := GP64(), GP64(), GP64()
+	row := func(r int) Mem {
+		switch r {
+		case 0:
+			return Mem{Base: sp}
+		case 1:
+			return Mem{Base: sp, Index: lds, Scale: 1}
+		case 2:
+			return Mem{Base: sp, Index: lds, Scale: 2}
+		case 3:
+			return Mem{Base: sp, Index: s3, Scale: 1}
+		case 4:
+			return Mem{Base: sp, Index: lds, Scale: 4}
+		case 5:
+			return Mem{Base: sp, Index: s5, Scale: 1}
+		case 6:
+			return Mem{Base: sp, Index: s3, Scale: 2}
+		default:
+			return Mem{Base: sp, Index: s7, Scale: 1}
+		}
+	}
+	block := func(masked bool) [8]VecVirtual {
+		var r, t, u, c [8]VecVirtual
+		for i := range r {
+			r[i] = s.vec()
+			if masked {
+				VMOVUPD_Z(row(i), km, r[i])
+			} else {
+				VMOVUPD(row(i), r[i])
+			}
+		}
+		for i := 0; i < 8; i += 2 {
+			t[i], t[i+1] = s.vec(), s.vec()
+			VUNPCKLPD(r[i+1], r[i], t[i])
+			VUNPCKHPD(r[i+1], r[i], t[i+1])
+		}
+		for h := range 2 {
+			for p := range 2 {
+				lo, hi := t[4*h+p], t[4*h+p+2]
+				u[4*h+2*p], u[4*h+2*p+1] = s.vec(), s.vec()
+				VSHUFF64X2(U8(0x88), hi, lo, u[4*h+2*p])
+				VSHUFF64X2(U8(0xdd), hi, lo, u[4*h+2*p+1])
+			}
+		}
+		for q, cols := range [4][2]int{{0, 4}, {2, 6}, {1, 5}, {3, 7}} {
+			c[cols[0]], c[cols[1]] = s.vec(), s.vec()
+			VSHUFF64X2(U8(0x88), u[4+q], u[q], c[cols[0]])
+			VSHUFF64X2(U8(0xdd), u[4+q], u[q], c[cols[1]])
+		}
+		return c
+	}
+	Label("tgroup")
+	MOVQ(at, sp)
+	MOVQ(dt, dp)
+	Load(Param("cols"), kk)
+	SHRQ(U8(3), kk)
+	TESTQ(kk, kk)
+	JZ(LabelRef("ttail"))
+	Label("tchunk")
+	c := block(false)
+	for j := range 8 {
+		VMOVUPD(c[j], Mem{Base: dp})
+		ADDQ(ldd, dp)
+	}
+	ADDQ(U8(64), sp)
+	DECQ(kk)
+	JNZ(LabelRef("tchunk"))
+	Label("ttail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("tnext"))
+	c = block(true)
+	for j := range 7 {
+		if j > 0 {
+			CMPQ(rem, U8(j))
+			JE(LabelRef("tnext"))
+		}
+		VMOVUPD(c[j], Mem{Base: dp})
+		ADDQ(ldd, dp)
+	}
+	Label("tnext")
+	ADDQ(U8(64), dt)
+	for range 8 {
+		ADDQ(lds, at)
+	}
+	DECQ(g)
+	JNZ(LabelRef("tgroup"))
 	VZEROUPPER()
 	RET()
 }
