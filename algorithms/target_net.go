@@ -133,11 +133,13 @@ func (s *tgRows) denseTo(dst []float64, sel []int) []float64 {
 }
 
 // tgNet is one member's network g(x;θ) (mlp.Net's parameters and layout,
-// no biases) evaluated with a sparse first layer. w1t is W_1ᵀ (d × w), kept
-// in step with θ by syncT.
+// no biases) evaluated with a sparse first layer. w1t is W_1ᵀ (d × w) and
+// wt holds W_lᵀ (w × w each) of the hidden layers l ≥ 1 in turn, kept in
+// step with θ by syncT.
 type tgNet struct {
 	net *mlp.Net
 	w1t []float64
+	wt  []float64
 }
 
 // tgBatch holds a batch's activations and signals: h[l] the activations of
@@ -171,7 +173,8 @@ func (b *tgBatch) resize(a mlp.Arch, rows int) {
 	b.out = resize(b.out, rows)
 }
 
-// syncT copies W_1 of θ into w1t transposed.
+// syncT copies W_1 of θ into w1t and the hidden layers' W_l into wt,
+// transposed.
 func (n *tgNet) syncT() {
 	a := n.net.Arch
 	d, w := a.In, a.Width
@@ -182,6 +185,21 @@ func (n *tgNet) syncT() {
 			n.w1t[j*w+k] = th[k*d+j]
 		}
 	}
+	n.wt = resize(n.wt, (a.Depth-1)*w*w)
+	for l := 1; l < a.Depth; l++ {
+		src, dst := tgLayer(a, th, l), n.layerT(l)
+		for k := range w {
+			for j := range w {
+				dst[j*w+k] = src[k*w+j]
+			}
+		}
+	}
+}
+
+// layerT returns W_lᵀ (w × w) of the last syncT, l ≥ 1.
+func (n *tgNet) layerT(l int) []float64 {
+	w := n.net.Arch.Width
+	return n.wt[(l-1)*w*w : l*w*w]
 }
 
 // tgLayer returns W_l (w × w, row-major) of θ for l ≥ 1, and tgOut v.
@@ -210,15 +228,16 @@ func (n *tgNet) forward(x *tgRows, sel []int, b *tgBatch) {
 	if x.denseEnough() {
 		b.xd = x.denseView(&b.x, sel)
 		// x·W_1ᵀ as x·w1t: the product MulTransTo would form after
-		// transposing W_1 into the same d × w layout on every call.
-		gemm.MulTo(h1, b.xd, n.w1t, rows, a.In, w)
+		// transposing W_1 into the same d × w layout on every call, with
+		// ReLU applied by the kernels (the bits of MulTo, then ReLU).
+		gemm.MulStridedReLUTo(h1, w, b.xd, a.In, n.w1t, w, rows, a.In, w)
 	} else {
 		n.sparseFirst(x, sel, h1)
+		gemm.ReLU(h1)
 	}
-	gemm.ReLU(h1)
 	for l := 1; l < a.Depth; l++ {
-		gemm.MulTransTo(b.h[l], b.h[l-1], tgLayer(a, n.net.Theta, l), rows, w, w)
-		gemm.ReLU(b.h[l])
+		// h_{l−1}·W_lᵀ as MulTransTo forms it, from the kept W_lᵀ, then ReLU.
+		gemm.MulStridedReLUTo(b.h[l], w, b.h[l-1], w, n.layerT(l), w, rows, w, w)
 	}
 	if n.net.IdenticallyZero() {
 		clear(b.out)
@@ -253,13 +272,13 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 	th := n.net.Theta
 	L := a.Depth
 	dL := b.dl[L-1]
-	gemm.MulTo(dL, c, tgOut(a, th), rows, 1, w)
-	gemm.Mask(dL, b.h[L-1])
+	// The signals' masks are applied by the products' kernels (the bits of
+	// MulTo, then Mask).
+	gemm.MulMaskTo(dL, c, tgOut(a, th), b.h[L-1], rows, 1, w)
 	gemm.AddTransMulVecTo(tgOut(a, grad), b.h[L-1], c, rows, w)
 	for l := L - 1; l >= 1; l-- {
 		gemm.AddTransMulTo(tgLayer(a, grad, l), b.dl[l], b.h[l-1], w, rows, w)
-		gemm.MulTo(b.dl[l-1], b.dl[l], tgLayer(a, th, l), rows, w, w)
-		gemm.Mask(b.dl[l-1], b.h[l-1])
+		gemm.MulMaskTo(b.dl[l-1], b.dl[l], tgLayer(a, th, l), b.h[l-1], rows, w, w)
 	}
 	d1 := b.dl[0]
 	if x.denseEnough() {
