@@ -101,6 +101,12 @@ type NeuralADBTarget struct {
 	cand   *tgBlocks  // the round's candidate contexts outside it
 	tpairs [][3]int32 // target duels: block, arm, arm
 	gen    uint64
+	// ObjectivePredict: each target duel's columns of S (tgBlocks.scol),
+	// 1/κ_p at the last fill, and the row → column scratch.
+	tpcol  [][2]int32
+	tinvk  []float64
+	colAt  []int32
+	colBuf []int32
 
 	// Fresh-context reading: a uniform reservoir of the fresh contexts seen.
 	resX    []float64 // TargetContexts × K × d
@@ -125,6 +131,7 @@ type NeuralADBTarget struct {
 	ws             kgScratch
 	beta, scores   []float64
 	lnArg, lnVal   []float64 // acquire: arguments and values of log1p
+	tden           []float64 // acquire: ν̂²v_p + 1/κ_p of the target duels
 }
 
 func init() {
@@ -217,7 +224,52 @@ func (l *NeuralADBTarget) drawTargets() {
 			l.tpairs = append(l.tpairs, [3]int32{int32(i), int32(a), int32(b)})
 		}
 	}
+	l.keepColumns()
 	l.post.fill(l.tgt, l.model)
+	if l.obj != ObjectivePolicy {
+		t := l.tgt
+		l.tinvk = resize(l.tinvk, len(l.tpairs))
+		for p, tp := range l.tpairs {
+			i, a, b := int(tp[0]), int(tp[1]), int(tp[2])
+			l.tinvk[p] = 1 / plusDsigmoid(t.hp[i*K+a]-t.hp[i*K+b])
+		}
+	}
+}
+
+// keepColumns sets the rows of the target sample whose columns S keeps:
+// under ObjectivePredict only the target duels' rows (acquire reads no
+// other entry of β), each duel's two columns in tpcol; under
+// ObjectivePolicy every row.
+func (l *NeuralADBTarget) keepColumns() {
+	t := l.tgt
+	if l.obj == ObjectivePolicy {
+		t.scol = nil
+		return
+	}
+	K := l.pool.Arms
+	at := resizeInt32(l.colAt, t.rows())
+	l.colAt = at
+	clear(at)
+	for _, tp := range l.tpairs {
+		at[int(tp[0])*K+int(tp[1])] = 1
+		at[int(tp[0])*K+int(tp[2])] = 1
+	}
+	cols := l.colBuf[:0]
+	for r, v := range at {
+		if v != 0 {
+			at[r] = int32(len(cols))
+			cols = append(cols, int32(r))
+		}
+	}
+	l.colBuf, t.scol = cols, cols
+	if cap(l.tpcol) < len(l.tpairs) {
+		l.tpcol = make([][2]int32, len(l.tpairs))
+	}
+	l.tpcol = l.tpcol[:len(l.tpairs)]
+	for p, tp := range l.tpairs {
+		i := int(tp[0]) * K
+		l.tpcol[p] = [2]int32{at[i+int(tp[1])], at[i+int(tp[2])]}
+	}
 }
 
 // observeFresh adds the round's fresh contexts to the reservoir (once per

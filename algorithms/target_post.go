@@ -17,7 +17,8 @@ import (
 // posterior member's scores (hp), and each context's K×K block
 // Q_c = Z_c Σ Z_cᵀ. With withS it also keeps S = Σ Z_ᵀ (m × rows, row i
 // contiguous), through which a candidate duel's effect on every row of the
-// set costs one sparse combination of S's rows.
+// set costs one sparse combination of S's rows; scol, when not nil, names
+// the rows (ascending) whose columns S keeps, the only ones read.
 type tgBlocks struct {
 	K, m  int
 	ctx   []int // pool context of each block (−1: a copy, not in the pool)
@@ -25,10 +26,11 @@ type tgBlocks struct {
 	z     []float64 // rows × m
 	h, hp []float64
 	q     []float64 // blocks × K × K
-	s     []float64 // m × rows (withS)
+	s     []float64 // m × len(scol), or m × rows when scol is nil (withS)
+	scol  []int32
 	withS bool
 	zs    []float64 // scratch: rows × m
-	r     []float64 // scratch: rows
+	r, rs []float64 // scratch: rows, and those of scol
 }
 
 func newTGBlocks(K, dim, m int, withS bool) *tgBlocks {
@@ -37,6 +39,14 @@ func newTGBlocks(K, dim, m int, withS bool) *tgBlocks {
 
 func (b *tgBlocks) n() int    { return len(b.ctx) }
 func (b *tgBlocks) rows() int { return len(b.ctx) * b.K }
+
+// sCols returns the number of columns of S.
+func (b *tgBlocks) sCols() int {
+	if b.scol != nil {
+		return len(b.scol)
+	}
+	return b.rows()
+}
 
 func (b *tgBlocks) reset() {
 	b.ctx = b.ctx[:0]
@@ -183,8 +193,19 @@ func (ps *tgPosterior) update(psi []float64, kappa float64, sets ...*tgBlocks) {
 			}
 		}
 		if b.withS {
+			// Each entry of S changes by its own product and sum, so the
+			// kept columns alone take the same steps.
+			r, Rs := b.r, R
+			if b.scol != nil {
+				Rs = len(b.scol)
+				b.rs = resize(b.rs, Rs)
+				for k, row := range b.scol {
+					b.rs[k] = b.r[row]
+				}
+				r = b.rs
+			}
 			for i, ui := range ps.u {
-				plusAxpy(-f*ui, b.r, b.s[i*R:(i+1)*R])
+				plusAxpy(-f*ui, r, b.s[i*Rs:(i+1)*Rs])
 			}
 		}
 	}
@@ -228,11 +249,22 @@ func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel) {
 		}
 	}
 	if b.withS {
-		b.s = resize(b.s, m*R)
-		for r := range R {
-			row := zs[r*m : (r+1)*m]
-			for i, v := range row {
-				b.s[i*R+r] = v
+		// S = (ZΣ)ᵀ on the kept columns, 16 columns at a time (their rows
+		// of ZΣ stay in the cache while each row of S is written).
+		Rs := b.sCols()
+		b.s = resize(b.s, m*Rs)
+		const tile = 16
+		for k0 := 0; k0 < Rs; k0 += tile {
+			k1 := min(Rs, k0+tile)
+			for i := range m {
+				dst := b.s[i*Rs+k0 : i*Rs+k1]
+				for k := range dst {
+					r := k0 + k
+					if b.scol != nil {
+						r = int(b.scol[r])
+					}
+					dst[k] = zs[r*m+i]
+				}
 			}
 		}
 	}

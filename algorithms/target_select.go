@@ -175,7 +175,7 @@ func (l *NeuralADBTarget) predictDuels(cands []tgCand, o Offer, repeats bool) []
 // answers (ObjectivePredict).
 func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	t := l.tgt
-	K, m, R := l.pool.Arms, l.post.m, t.rows()
+	K, m := l.pool.Arms, l.post.m
 	nu2 := l.post.nu2
 	out := l.scores[:0]
 	if t.n() == 0 { // no target yet: the duels' own uncertainty
@@ -187,17 +187,18 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		return out
 	}
 	// ObjectivePredict's per-target terms: ν̂²v_p + 1/κ_p.
+	// (1/κ_p from the last fill: the scores hp change only there.)
 	var tden []float64
 	if l.obj != ObjectivePolicy {
-		tden = make([]float64, len(l.tpairs))
+		tden = resize(l.tden, len(l.tpairs))
+		l.tden = tden
 		for p, tp := range l.tpairs {
-			i, a, b := int(tp[0]), int(tp[1]), int(tp[2])
-			kp := plusDsigmoid(t.hp[i*K+a] - t.hp[i*K+b])
-			tden[p] = nu2*t.var2(i, a, b) + 1/kp
+			tden[p] = nu2*t.var2(int(tp[0]), int(tp[1]), int(tp[2])) + l.tinvk[p]
 		}
 	}
-	// β_jt = ψ_jᵀΣz_t for every candidate duel j and target row t: one
-	// product of the duels' ψ with S.
+	// β_jt = ψ_jᵀΣz_t for every candidate duel j and target row t that S
+	// keeps: one product of the duels' ψ with S (each entry one chain over
+	// the m terms, whichever columns are kept).
 	M := len(duels)
 	psis := resize(l.psiBuf, M*m)
 	l.psiBuf = psis
@@ -209,14 +210,15 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			psis[j*m+r] = za[r] - zb[r]
 		}
 	}
-	betas := resize(l.beta, M*R)
+	Rs := t.sCols()
+	betas := resize(l.beta, M*Rs)
 	l.beta = betas
-	gemm.MulTo(betas, psis, t.s, M, m, R)
+	gemm.MulTo(betas, psis, t.s, M, m, Rs)
 	bs := make([]float64, K)
 	for j, du := range duels {
 		cd := cands[du.k]
 		set, i := cd.set, cd.i
-		beta := betas[j*R : (j+1)*R]
+		beta := betas[j*Rs : (j+1)*Rs]
 		s := set.var2(i, du.a, du.b)
 		kj := plusDsigmoid(set.hp[i*K+du.a] - set.hp[i*K+du.b])
 		if l.obj != ObjectivePolicy {
@@ -246,17 +248,23 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		}
 		// Σ_p −½ log(1 − ρ_p²) over the target duels in order, the
 		// logarithms of all of them at once (gemm.Log1p: math.Log1p's bits).
-		args := l.lnArg[:0]
-		for p, tp := range l.tpairs {
-			ti, a, b := int(tp[0]), int(tp[1]), int(tp[2])
-			if !l.opt.OwnContext && set == t && ti == i {
+		args := resize(l.lnArg, len(l.tpairs))
+		l.lnArg = args
+		skip := -1 // the candidate's own block, left out
+		if !l.opt.OwnContext && set == t {
+			skip = i
+		}
+		n := 0
+		for p, pc := range l.tpcol {
+			if int(l.tpairs[p][0]) == skip {
 				continue
 			}
-			c := nu2 * (beta[ti*K+a] - beta[ti*K+b])
+			c := nu2 * (beta[pc[0]] - beta[pc[1]])
 			rho2 := c * c / (den * tden[p])
-			args = append(args, -min(rho2, 1-1e-12))
+			args[n] = -min(rho2, 1-1e-12)
+			n++
 		}
-		l.lnArg = args
+		args = args[:n]
 		logs := resize(l.lnVal, len(args))
 		l.lnVal = logs
 		gemm.Log1p(logs, args)
