@@ -19,7 +19,14 @@ import (
 //	β_n = ν̂² z_nᵀΣψ / √(ν̂²ψᵀΣψ + ν̂²/κ) = ν̂ z_nᵀΣψ / √(ψᵀΣψ + 1/κ),   ψ = z_a − z_b,
 //
 // and each context contributes E[max_a (h_a + β_a Z)] − max_a h_a (plusKG).
-func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 {
+//
+// With prune, a candidate whose total is shown to be below that of an
+// earlier candidate gets −∞ instead (plus_kgprune.go): ArgmaxRand then
+// returns the same index and draws the same numbers as on the totals. The
+// pruned form keeps the slopes of the live terms of a round (up to
+// contexts × candidates × (K+2) values); above kgPruneMax it sums every
+// candidate, as without prune.
+func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool) []float64 {
 	ps := l.post
 	m, K := ps.m, l.pool.Arms
 	M := len(qs)
@@ -50,6 +57,10 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 	clear(total)
 	bb := growF(&ws.bb, M)
 	live := growB(&ws.live, (M+3)/4) // bit j%4 of live[j/4]: candidate j
+	prune = prune && l.pool.Contexts*M*(K+2) <= kgPruneMax
+	if prune {
+		ws.startPrune(l.pool.Contexts, M)
+	}
 	// Context by context, each candidate's total summed over contexts in
 	// increasing order.
 	for c := range l.pool.Contexts {
@@ -70,6 +81,10 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 				gemm.MarkAbove(live, blk[a*M:(a+1)*M], den, bb, 8, mu[best]-mu[a])
 			}
 		}
+		if prune {
+			ws.keep(c, best, mu, blk, den, live)
+			continue
+		}
 		for j := range M {
 			if live[j/4]>>(j%4)&1 == 0 {
 				continue
@@ -82,6 +97,9 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int) []float64 
 		if ws.full() {
 			ws.flush(total)
 		}
+	}
+	if prune {
+		return append(dst, ws.pruned(total, h, K)...)
 	}
 	ws.flush(total)
 	return append(dst, total...)
@@ -161,6 +179,7 @@ type kgScratch struct {
 	db, cs, g                                           []float64
 	calls                                               []kgCall
 	live                                                []uint8
+	prune                                               kgPrune
 	// keys is kgSortNet's: 128 bytes on the heap, which Go's allocator
 	// puts on a 128-byte boundary, so that gemm.SlopeKeys' two 64-byte
 	// stores each fill one cache line (on the stack they may straddle

@@ -62,7 +62,7 @@ func (l *NeuralADBPlus) selectFrom(cands []int, o Offer) Query {
 		return o.RandomQuery(l.pool, l.rng)
 	}
 	if l.opt.KG {
-		scores = l.knowledgeGradient(scores[:0], qs)
+		scores = l.knowledgeGradient(scores[:0], qs, true)
 	}
 	l.ctxScratch = scores
 	q := qs[ArgmaxRand(scores, -1, l.rng)]

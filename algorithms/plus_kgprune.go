@@ -1,0 +1,267 @@
+package algorithms
+
+import (
+	"math"
+	"slices"
+)
+
+// Exact pruning of knowledgeGradient's candidates. Only the argmax of the
+// totals is used (ArgmaxRand in selectFrom), so a candidate whose total is
+// shown to lie below that of an earlier candidate need not be summed.
+// Upper bounds of the (context, candidate) terms are added up instead: the
+// range of the slopes times φ(0) for every term when it is kept
+// (kgScratch.keep), and, for a candidate that this bound does not rule out,
+// the sum over its arms of the terms of one arm against best (kgChord).
+// The exact totals are then formed one candidate at a time, the largest
+// bounds first, each only if its bound reaches the largest exact total of
+// an earlier candidate (kgScratch.pruned).
+//
+// Why ArgmaxRand is unchanged: it scans in index order, keeps the value v
+// of its current best and draws from its stream only where a value equals
+// v. A total below v (strictly) neither becomes the best nor ties, and
+// neither does −∞ there; the largest exact total of earlier candidates is
+// at most v, and the candidates left out never raise v. Candidate 0 is
+// always summed, and a NaN total never raises the bound against which the
+// others are compared (a NaN at index 0 stays ArgmaxRand's best: no later
+// value is compared true with it).
+
+// kgPruneMax is the most values (contexts × candidates × (K+2)) the pruned
+// knowledgeGradient keeps in a round: 8 MB.
+const kgPruneMax = 1 << 20
+
+// kgPsiSteps is the number of kgPsiTab points per unit of c.
+const kgPsiSteps = 16
+
+// kgPsiTab holds, for i = 0, …, 128, the normal loss
+// ψ(c) = φ(c) − c(1 − Φ(c)) at c = i/16, raised by a relative 1e-10 (far
+// above its rounding error), and the step to the next point's value, 0 from
+// i = 128 on: the chord between two points lies above ψ between them
+// because ψ is convex (its second derivative is φ), and ψ(c) ≤ ψ(8) from
+// c = 8 on. It has 256 rows so that a uint8 index needs no bounds check.
+var kgPsiTab = kgPsiTable()
+
+func kgPsiTable() (t [256][2]float64) {
+	psi := func(i int) float64 {
+		c := float64(i) / kgPsiSteps
+		return (float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)) * (1 + 1e-10)
+	}
+	for i := range t {
+		if i < kgPsiMax {
+			t[i] = [2]float64{psi(i), psi(i+1) - psi(i)}
+		} else {
+			t[i] = [2]float64{psi(kgPsiMax), 0}
+		}
+	}
+	return t
+}
+
+// kgPsiMax is the last point of kgPsiTab, c = 8.
+const kgPsiMax = 8 * kgPsiSteps
+
+// kgPhi0 is φ(0) = 1/√(2π), rounded up.
+var kgPhi0 = math.Nextafter(1/math.Sqrt(2*math.Pi), math.Inf(1))
+
+// kgChord returns an upper bound of plusKG(mu, b, best), best =
+// plusArgmax(mu):
+//
+//	Σ_{a≠best} d_a·ψ(g_a/d_a),   g_a = mu_best − mu_a ≥ 0,  d_a = |b_a − b_best|,
+//
+// because max_a(mu_a + b_a Z) − (mu_best + b_best Z) ≤ Σ_{a≠best} (Δb_a Z −
+// g_a)⁺, whose expectations are the terms; it holds for the lines plusKG
+// keeps (its 8σ filter only leaves some out). There is no branch on that
+// filter: every arm is counted, best too (a term of about 1e-300). d_a is
+// raised by 1e-300, which only raises d·ψ(g/d) (its derivative in d is
+// φ(g/d) > 0) and keeps 0/0 out, and ψ is bounded by kgPsiTab's chords,
+// c = g/d clamped to 8. A NaN or infinite slope gives NaN or +∞, and so
+// does a NaN mean of best.
+func kgChord(mu, b []float64, best int) float64 {
+	mb, bb := mu[best], b[best]
+	var s0, s1 float64
+	for a := range mu {
+		g, d := mb-mu[a], math.Abs(b[a]-bb)+1e-300
+		x := min(g/d*kgPsiSteps, kgPsiMax) // NaN only for a NaN g or d
+		i := uint8(int(x))                 // x ∈ [0, 128] (g ≥ 0) or NaN
+		p := &kgPsiTab[i]
+		t := d * (p[0] + (x-float64(i))*p[1])
+		if a&1 == 0 {
+			s0 += t
+		} else {
+			s1 += t
+		}
+	}
+	return s0 + s1
+}
+
+// kgEntry is a (context, candidate) term of knowledgeGradient kept for
+// kgScratch.pruned: its slopes are kgPrune.b[e·K : (e+1)·K] for entry e.
+type kgEntry struct{ c, j int32 }
+
+// kgPrune is the workspace of the pruned knowledgeGradient.
+type kgPrune struct {
+	b     []float64 // K slopes per entry
+	r     []float64 // per entry: the range of its slopes times φ(0)
+	ent   []kgEntry // in increasing context, then candidate
+	best  []int32   // plusArgmax of each context's means
+	ur    []float64 // per candidate: the sum of its entries' r
+	start []int32   // per candidate: its first entry in byJ
+	byJ   []int32   // entries grouped by candidate, contexts increasing
+	order []int32   // candidates by decreasing ur
+	done  []bool    // candidate summed exactly
+}
+
+// startPrune empties the kept entries for a round of N contexts and M
+// candidates.
+func (ws *kgScratch) startPrune(N, M int) {
+	p := &ws.prune
+	p.b, p.r, p.ent = p.b[:0], p.r[:0], p.ent[:0]
+	if cap(p.best) < N {
+		p.best = make([]int32, N)
+	}
+	p.best = p.best[:N]
+	p.ur = growF(&p.ur, M)
+	clear(p.ur)
+}
+
+// keep stores context c's live terms (bit j%4 of live[j/4]): candidate j's
+// slopes b_a = blk[a·M + j]·den[j], the products plusKG would get, and a
+// bound of the term, added to the candidate's ur: the range of the slopes
+// times φ(0) (the envelope's slope steps add up to at most the range, and
+// the normal loss is at most φ(0)). The largest and smallest slope are
+// found on kgOrd's integers (no branch); a NaN slope becomes one of them,
+// and the range NaN (never pruned).
+func (ws *kgScratch) keep(c, best int, mu, blk, den []float64, live []uint8) {
+	p := &ws.prune
+	K, M := len(mu), len(den)
+	p.best[c] = int32(best)
+	for j := range M {
+		if live[j/4]>>(j%4)&1 == 0 {
+			continue
+		}
+		n := len(p.b)
+		p.b = slices.Grow(p.b, K)[:n+K]
+		bs := p.b[n:]
+		dj := den[j]
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for a := range K {
+			v := blk[a*M+j] * dj
+			bs[a] = v
+			k := kgOrd(v)
+			lo, hi = min(lo, k), max(hi, k)
+		}
+		r := (kgUnord(hi) - kgUnord(lo)) * kgPhi0
+		p.r = append(p.r, r)
+		p.ent = append(p.ent, kgEntry{c: int32(c), j: int32(j)})
+		p.ur[j] += r
+	}
+}
+
+// kgOrd maps a float64 to an int64 of the same order (−0 below +0, NaNs
+// with the sign bit clear above +∞, set below −∞); kgUnord undoes it.
+func kgOrd(v float64) int64 {
+	k := int64(math.Float64bits(v))
+	return k ^ (k>>63)&math.MaxInt64
+}
+
+// kgUnord is the inverse of kgOrd.
+func kgUnord(k int64) float64 {
+	return math.Float64frombits(uint64(k ^ (k>>63)&math.MaxInt64))
+}
+
+// pruned returns the candidates' scores from the kept terms (h the means,
+// K arms): the total of a candidate, summed as knowledgeGradient sums it
+// (deferred plusKG calls in increasing context, the same bits), or −∞ where
+// a bound of it, raised by a relative 1e-9 and an absolute 1e-300 (far
+// above the rounding of the total and of the bound's own sum), is below
+// the largest total of an earlier candidate already summed. The bound is
+// ur, then, if that does not rule the candidate out, the sum over its
+// terms of the smaller of r and kgChord. Candidates are taken by
+// decreasing ur, so that large totals are known early.
+func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
+	p := &ws.prune
+	M := len(total)
+	// Entries grouped by candidate, contexts increasing (a counting sort).
+	start := growI32(&p.start, M+1)
+	clear(start)
+	for _, e := range p.ent {
+		start[e.j+1]++
+	}
+	for j := range M {
+		start[j+1] += start[j]
+	}
+	byJ := growI32(&p.byJ, len(p.ent))
+	for i, e := range p.ent {
+		byJ[start[e.j]] = int32(i)
+		start[e.j]++
+	}
+	copy(start[1:], start[:M])
+	start[0] = 0
+	order := growI32(&p.order, M)
+	for j := range order {
+		order[j] = int32(j)
+	}
+	key := func(j int32) float64 { // NaN first: never pruned anyway
+		if u := p.ur[j]; !math.IsNaN(u) {
+			return u
+		}
+		return math.Inf(1)
+	}
+	slices.SortStableFunc(order, func(x, y int32) int {
+		kx, ky := key(x), key(y)
+		switch {
+		case kx > ky:
+			return -1
+		case kx < ky:
+			return 1
+		}
+		return 0
+	})
+	if cap(p.done) < M {
+		p.done = make([]bool, M)
+	}
+	done := p.done[:M]
+	clear(done)
+	below := func(u, r float64) bool { return u*(1+1e-9)+1e-300 < r }
+	for _, j := range order {
+		r := math.Inf(-1)
+		for k := range j {
+			if done[k] && total[k] > r {
+				r = total[k]
+			}
+		}
+		ents := byJ[start[j]:start[j+1]]
+		if below(p.ur[j], r) {
+			total[j] = math.Inf(-1)
+			continue
+		}
+		if r > 0 {
+			u := 0.0
+			for _, e := range ents {
+				c := int(p.ent[e].c)
+				u += min(p.r[e], kgChord(h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c])))
+			}
+			if below(u, r) {
+				total[j] = math.Inf(-1)
+				continue
+			}
+		}
+		for _, e := range ents {
+			c := int(p.ent[e].c)
+			ws.add(int(j), h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c]))
+			if ws.full() {
+				ws.flush(total)
+			}
+		}
+		ws.flush(total)
+		done[j] = true
+	}
+	return total
+}
+
+// growI32 returns (*buf)[:n], reallocating if its capacity is short.
+func growI32(buf *[]int32, n int) []int32 {
+	if cap(*buf) < n {
+		*buf = make([]int32, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
+}
