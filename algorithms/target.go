@@ -102,11 +102,13 @@ type NeuralADBTarget struct {
 	tpairs [][3]int32 // target duels: block, arm, arm
 	gen    uint64
 	// ObjectivePredict: each target duel's columns of S (tgBlocks.scol),
-	// 1/κ_p at the last fill, and the row → column scratch.
-	tpcol  [][2]int32
-	tinvk  []float64
-	colAt  []int32
-	colBuf []int32
+	// 1/κ_p at the last fill, the row → column scratch, and the target
+	// duels of each block (block i: bpair[bptr[i]:bptr[i+1]], ascending).
+	tpcol       [][2]int32
+	tinvk       []float64
+	colAt       []int32
+	colBuf      []int32
+	bptr, bpair []int32
 
 	// Fresh-context reading: a uniform reservoir of the fresh contexts seen.
 	resX    []float64 // TargetContexts × K × d
@@ -114,8 +116,8 @@ type NeuralADBTarget struct {
 	resSeen int       // contexts seen
 	resGen  uint64
 
-	asked      map[[3]int]bool
-	ruled      map[Query]int // duels proposed by the acquisition rule, not yet answered
+	asked      map[int][]uint64 // per context: bit a·K + b set once arms a < b were asked
+	ruled      map[Query]int    // duels proposed by the acquisition rule, not yet answered
 	pend       pending
 	pendRows   [][2]int // pool rows of pending duels
 	retrainDue bool
@@ -168,7 +170,7 @@ func NewNeuralADBTarget(env Env, opt TargetOptions) (*NeuralADBTarget, error) {
 		rng:  NewStream(env.Seed, streamSelect), trng: NewStream(env.Seed, streamTarget), seed: env.Seed,
 		tgt:   newTGBlocks(p.Arms, p.Dim, p.Dim+w, true),
 		cand:  newTGBlocks(p.Arms, p.Dim, p.Dim+w, false),
-		asked: map[[3]int]bool{}, ruled: map[Query]int{}, gen: p.Generation(), polVer: -1, two: newTGRows(p.Dim),
+		asked: map[int][]uint64{}, ruled: map[Query]int{}, gen: p.Generation(), polVer: -1, two: newTGRows(p.Dim),
 	}
 	l.post.rebuild(m.current(), opt.LambdaU, nil)
 	l.drawTargets()
@@ -270,6 +272,22 @@ func (l *NeuralADBTarget) keepColumns() {
 		i := int(tp[0]) * K
 		l.tpcol[p] = [2]int32{at[i+int(tp[1])], at[i+int(tp[2])]}
 	}
+	ptr := resizeInt32(l.bptr, t.n()+1)
+	clear(ptr)
+	for _, tp := range l.tpairs {
+		ptr[tp[0]+1]++
+	}
+	for i := range t.n() {
+		ptr[i+1] += ptr[i]
+	}
+	pair := resizeInt32(l.bpair, len(l.tpairs))
+	next := resizeInt32(at, t.n()) // at is no longer needed
+	copy(next, ptr[:t.n()])
+	for p, tp := range l.tpairs {
+		pair[next[tp[0]]] = int32(p)
+		next[tp[0]]++
+	}
+	l.bptr, l.bpair, l.colAt = ptr, pair, next
 }
 
 // observeFresh adds the round's fresh contexts to the reservoir (once per
@@ -394,9 +412,7 @@ func (l *NeuralADBTarget) Observe(q Query, y Feedback) {
 	d := p.Dim
 	xw := append([]float64(nil), x[win*d:(win+1)*d]...)
 	xl := append([]float64(nil), x[lose*d:(lose+1)*d]...)
-	key := [3]int{q.Context, min(win, lose), max(win, lose)}
-	first := !l.asked[key]
-	l.asked[key] = true
+	first := l.markAsked(q.Context, min(win, lose), max(win, lose))
 	// The prequential records that rank the members and calibrate τ̂, ν̂
 	// score first-time duels; with UniformCalibration only those not chosen
 	// by the acquisition rule (the random duels, and answers to foreign
@@ -457,6 +473,27 @@ func (l *NeuralADBTarget) BeginReplay() {
 func (l *NeuralADBTarget) EndReplay() {
 	l.replay = replaySchedule{}
 	l.retrain()
+}
+
+// markAsked records that arms a < b of context c were asked and reports
+// whether that is the first time.
+func (l *NeuralADBTarget) markAsked(c, a, b int) bool {
+	K := l.pool.Arms
+	bits := l.asked[c]
+	if bits == nil {
+		bits = make([]uint64, (K*K+63)/64)
+		l.asked[c] = bits
+	}
+	i := a*K + b
+	first := bits[i/64]&(1<<(i%64)) == 0
+	bits[i/64] |= 1 << (i % 64)
+	return first
+}
+
+// wasAsked reports whether bit i of a context's asked bits (markAsked;
+// nil: none asked) is set.
+func wasAsked(bits []uint64, i int) bool {
+	return bits != nil && bits[i/64]&(1<<(i%64)) != 0
 }
 
 // dropPending removes one pending duel of rows {a, b}.

@@ -180,19 +180,10 @@ func (n *tgNet) syncT() {
 	d, w := a.In, a.Width
 	n.w1t = resize(n.w1t, d*w)
 	th := n.net.Theta
-	for k := range w {
-		for j := range d {
-			n.w1t[j*w+k] = th[k*d+j]
-		}
-	}
+	gemm.Transpose(n.w1t, th[:w*d], w, d)
 	n.wt = resize(n.wt, (a.Depth-1)*w*w)
 	for l := 1; l < a.Depth; l++ {
-		src, dst := tgLayer(a, th, l), n.layerT(l)
-		for k := range w {
-			for j := range w {
-				dst[j*w+k] = src[k*w+j]
-			}
-		}
+		gemm.Transpose(n.layerT(l), tgLayer(a, th, l), w, w)
 	}
 }
 

@@ -249,24 +249,17 @@ func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel) {
 		}
 	}
 	if b.withS {
-		// S = (ZΣ)ᵀ on the kept columns, 16 columns at a time (their rows
-		// of ZΣ stay in the cache while each row of S is written).
+		// S = (ZΣ)ᵀ on the kept columns: their rows of ZΣ gathered in
+		// place (ascending: no row is overwritten before it is read), then
+		// transposed.
 		Rs := b.sCols()
-		b.s = resize(b.s, m*Rs)
-		const tile = 16
-		for k0 := 0; k0 < Rs; k0 += tile {
-			k1 := min(Rs, k0+tile)
-			for i := range m {
-				dst := b.s[i*Rs+k0 : i*Rs+k1]
-				for k := range dst {
-					r := k0 + k
-					if b.scol != nil {
-						r = int(b.scol[r])
-					}
-					dst[k] = zs[r*m+i]
-				}
+		if b.scol != nil {
+			for k, r := range b.scol {
+				copy(zs[k*m:(k+1)*m], zs[int(r)*m:(int(r)+1)*m])
 			}
 		}
+		b.s = resize(b.s, m*Rs)
+		gemm.Transpose(b.s, zs[:Rs*m], Rs, m)
 	}
 }
 

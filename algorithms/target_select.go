@@ -144,9 +144,10 @@ func (l *NeuralADBTarget) predictDuels(cands []tgCand, o Offer, repeats bool) []
 	for k, cd := range cands {
 		ps = ps[:0]
 		hp := cd.set.hp[cd.i*K : (cd.i+1)*K]
+		asked := l.asked[cd.ctx]
 		for a := range K {
 			for b := a + 1; b < K; b++ {
-				if !o.Allows(cd.ctx, a, b) || !repeats && l.asked[[3]int{cd.ctx, a, b}] {
+				if !o.Allows(cd.ctx, a, b) || !repeats && wasAsked(asked, a*K+b) {
 					continue
 				}
 				v := l.post.nu2 * l.candKappa(hp[a]-hp[b]) * cd.set.var2(cd.i, a, b)
@@ -248,22 +249,20 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		}
 		// Σ_p −½ log(1 − ρ_p²) over the target duels in order, the
 		// logarithms of all of them at once (gemm.Log1p: math.Log1p's bits).
+		// The target duels of the candidate's own block are left out
+		// (unless OwnContext): the others in order, between them.
 		args := resize(l.lnArg, len(l.tpairs))
 		l.lnArg = args
-		skip := -1 // the candidate's own block, left out
+		var skip []int32
 		if !l.opt.OwnContext && set == t {
-			skip = i
+			skip = l.bpair[l.bptr[i]:l.bptr[i+1]]
 		}
-		n := 0
-		for p, pc := range l.tpcol {
-			if int(l.tpairs[p][0]) == skip {
-				continue
-			}
-			c := nu2 * (beta[pc[0]] - beta[pc[1]])
-			rho2 := c * c / (den * tden[p])
-			args[n] = -min(rho2, 1-1e-12)
-			n++
+		n, lo := 0, 0
+		for _, e := range skip {
+			n += tgRhoArgs(args[n:], beta, l.tpcol[lo:e], tden[lo:e], nu2, den)
+			lo = int(e) + 1
 		}
+		n += tgRhoArgs(args[n:], beta, l.tpcol[lo:], tden[lo:], nu2, den)
 		args = args[:n]
 		logs := resize(l.lnVal, len(args))
 		l.lnVal = logs
@@ -277,6 +276,19 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	l.ws.flush(out)
 	l.scores = out
 	return out
+}
+
+// tgRhoArgs writes −min(ρ_p², 1 − 1e−12) of the target duels with columns
+// cols and terms tden into dst (ρ_p² = c²/(den·tden_p), c = ν̂²(β_a − β_b))
+// and returns how many.
+func tgRhoArgs(dst, beta []float64, cols [][2]int32, tden []float64, nu2, den float64) int {
+	dst, tden = dst[:len(cols)], tden[:len(cols)]
+	for p, pc := range cols {
+		c := nu2 * (beta[pc[0]] - beta[pc[1]])
+		rho2 := c * c / (den * tden[p])
+		dst[p] = -min(rho2, 1-1e-12)
+	}
+	return len(cols)
 }
 
 // explore returns the probability of a random duel this round (Explore,
