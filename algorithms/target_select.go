@@ -216,6 +216,13 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	l.beta = betas
 	gemm.MulTo(betas, psis, t.s, M, m, Rs)
 	bs := make([]float64, K)
+	var tbest []int // ObjectivePolicy: each target context's plusArgmax
+	if l.obj == ObjectivePolicy {
+		tbest = make([]int, t.n())
+		for c := range tbest {
+			tbest[c] = plusArgmax(t.h[c*K : (c+1)*K])
+		}
+	}
 	for j, du := range duels {
 		cd := cands[du.k]
 		set, i := cd.set, cd.i
@@ -233,14 +240,21 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			}
 			// Σ_c plusKG over the target contexts in order, deferred
 			// (kgScratch.add): the normal losses of many envelope
-			// segments at once, the same bits.
+			// segments at once, the same bits. plusKG is +0 unless an arm
+			// other than the best passes kgPass (its envelope has one
+			// line), and a sum from +0 is unchanged by +0 terms: those
+			// contexts are left out.
 			out = append(out, 0)
 			for c := range t.n() {
 				mu := t.h[c*K : (c+1)*K]
+				best := tbest[c]
 				for a := range K {
 					bs[a] = scale * beta[c*K+a]
 				}
-				l.ws.add(len(out)-1, mu, bs, plusArgmax(mu))
+				if !tgAnyPass(mu, bs, best) {
+					continue
+				}
+				l.ws.add(len(out)-1, mu, bs, best)
 				if l.ws.full() {
 					l.ws.flush(out)
 				}
@@ -276,6 +290,19 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	l.ws.flush(out)
 	l.scores = out
 	return out
+}
+
+// tgAnyPass reports whether an arm other than best passes kgPass for the
+// lines mu[a] + b[a]·z.
+func tgAnyPass(mu, b []float64, best int) bool {
+	b = b[:len(mu)]
+	mb, bb := mu[best], b[best]
+	for a, ma := range mu {
+		if a != best && kgPass(mb, bb, ma, b[a], a, best) {
+			return true
+		}
+	}
+	return false
 }
 
 // tgRhoArgs writes −min(ρ_p², 1 − 1e−12) of the target duels with columns
