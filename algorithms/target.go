@@ -227,7 +227,7 @@ func (l *NeuralADBTarget) drawTargets() {
 		}
 	}
 	l.keepColumns()
-	l.post.fill(l.tgt, l.model)
+	l.post.fill(l.tgt, l.model, l.obj == ObjectivePolicy)
 	if l.obj != ObjectivePolicy {
 		t := l.tgt
 		l.tinvk = resize(l.tinvk, len(l.tpairs))

@@ -585,9 +585,10 @@ func (m *tgModel) eval(x *tgRows, h, hp, z []float64, d, mz int) {
 	}
 }
 
-// evalCurrent writes, for the rows sel of x, what eval writes into hp and
-// z for them (the member in use's scores and z = [x; e(x)]), without the
-// averaged scores: only the member in use's network is evaluated.
+// evalCurrent writes, for the rows sel of x (all when nil), what eval
+// writes into hp and z for them (the member in use's scores and
+// z = [x; e(x)]), without the averaged scores: only the member in use's
+// network is evaluated.
 func (m *tgModel) evalCurrent(x *tgRows, sel []int, hp, z []float64, d, mz int) {
 	mb := m.current()
 	nonlinear := !mb.linear() && !mb.net.net.IdenticallyZero()
@@ -595,7 +596,15 @@ func (m *tgModel) evalCurrent(x *tgRows, sel []int, hp, z []float64, d, mz int) 
 		mb.net.forward(x, sel, &m.b)
 	}
 	w := mz - d
-	for i, r := range sel {
+	n := len(sel)
+	if sel == nil {
+		n = x.n()
+	}
+	for i := range n {
+		r := i
+		if sel != nil {
+			r = sel[i]
+		}
 		v := x.dot(r, mb.u)
 		if nonlinear {
 			v += m.b.out[i]

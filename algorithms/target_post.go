@@ -211,13 +211,21 @@ func (ps *tgPosterior) update(psi []float64, kappa float64, sets ...*tgBlocks) {
 	}
 }
 
-// fill computes z, h, hp, Q (and S) of the block set b at the current
-// model and Σ.
-func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel) {
+// fill computes z, hp, Q (and S) of the block set b at the current model
+// and Σ, and with withH the averaged scores h (only ObjectivePolicy reads
+// them; without, h is left empty and only the member in use is evaluated:
+// eval's hp and z are those of evalCurrent).
+func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel, withH bool) {
 	R, m, K := b.rows(), ps.m, b.K
-	b.h, b.hp = resize(b.h, R), resize(b.hp, R)
+	b.hp = resize(b.hp, R)
 	b.z = resize(b.z, R*m)
-	model.eval(b.x, b.h, b.hp, b.z, ps.d, m)
+	if withH {
+		b.h = resize(b.h, R)
+		model.eval(b.x, b.h, b.hp, b.z, ps.d, m)
+	} else {
+		b.h = b.h[:0]
+		model.evalCurrent(b.x, nil, b.hp, b.z, ps.d, m)
+	}
 	// ZΣ row by row: the x part through its non-zeros, the e part by one
 	// product.
 	b.zs = resize(b.zs, R*m)

@@ -94,7 +94,7 @@ func (l *NeuralADBTarget) candidates(o Offer) []tgCand {
 			l.cand.add(c, l.contextRows(c))
 		}
 		if l.cand.n() > 0 {
-			l.post.fill(l.cand, l.model)
+			l.post.fill(l.cand, l.model, l.obj == ObjectivePolicy)
 		}
 	}
 	return cands
