@@ -133,6 +133,7 @@ type NeuralADBTarget struct {
 	ws             kgScratch
 	beta, scores   []float64
 	lnArg, lnVal   []float64 // acquire: arguments and values of log1p
+	lnPrev         []float64 // and the previous duel's values
 	tden           []float64 // acquire: ν̂²v_p + 1/κ_p of the target duels
 }
 

@@ -223,6 +223,10 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			tbest[c] = plusArgmax(t.h[c*K : (c+1)*K])
 		}
 	}
+	// ObjectivePredict: the logarithms of the previous duel, not yet
+	// summed (prev), its place in out, count and partial sum.
+	var prev []float64
+	prevAt, prevN, prevTotal := -1, 0, 0.0
 	for j, du := range duels {
 		cd := cands[du.k]
 		set, i := cd.set, cd.i
@@ -264,7 +268,9 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		// Σ_p −½ log(1 − ρ_p²) over the target duels in order, the
 		// logarithms of all of them at once (gemm.Log1p: math.Log1p's bits).
 		// The target duels of the candidate's own block are left out
-		// (unless OwnContext): the others in order, between them.
+		// (unless OwnContext): the others in order, between them. The
+		// previous duel's sum (a chain of dependent subtractions) runs
+		// alongside these arguments, term by term in the same order.
 		args := resize(l.lnArg, len(l.tpairs))
 		l.lnArg = args
 		var skip []int32
@@ -273,19 +279,24 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		}
 		n, lo := 0, 0
 		for _, e := range skip {
-			n += tgRhoArgs(args[n:], beta, l.tpcol[lo:e], tden[lo:e], nu2, den)
+			k, used := tgRhoArgs(args[n:], beta, l.tpcol[lo:e], tden[lo:e], nu2, den, prev, &prevTotal)
+			n, prev = n+k, prev[used:]
 			lo = int(e) + 1
 		}
-		n += tgRhoArgs(args[n:], beta, l.tpcol[lo:], tden[lo:], nu2, den)
-		args = args[:n]
-		logs := resize(l.lnVal, len(args))
-		l.lnVal = logs
-		gemm.Log1p(logs, args)
-		total := 0.0
-		for _, v := range logs {
-			total -= 0.5 * v
+		k, used := tgRhoArgs(args[n:], beta, l.tpcol[lo:], tden[lo:], nu2, den, prev, &prevTotal)
+		n, prev = n+k, prev[used:]
+		if prevAt >= 0 {
+			out[prevAt] = tgSumLogs(prevTotal, prev) / float64(max(prevN, 1))
 		}
-		out = append(out, total/float64(max(len(args), 1)))
+		args = args[:n]
+		logs := resize(l.lnVal, n)
+		gemm.Log1p(logs, args)
+		l.lnVal, l.lnPrev = l.lnPrev, logs
+		prev, prevAt, prevN, prevTotal = logs, len(out), n, 0
+		out = append(out, 0)
+	}
+	if prevAt >= 0 {
+		out[prevAt] = tgSumLogs(prevTotal, prev) / float64(max(prevN, 1))
 	}
 	l.ws.flush(out)
 	l.scores = out
@@ -307,15 +318,37 @@ func tgAnyPass(mu, b []float64, best int) bool {
 
 // tgRhoArgs writes −min(ρ_p², 1 − 1e−12) of the target duels with columns
 // cols and terms tden into dst (ρ_p² = c²/(den·tden_p), c = ν̂²(β_a − β_b))
-// and returns how many.
-func tgRhoArgs(dst, beta []float64, cols [][2]int32, tden []float64, nu2, den float64) int {
+// and returns how many; alongside, it subtracts ½·prev[k] from *total for
+// the first k < min(len(cols), len(prev)) in turn, and returns how many
+// (tgSumLogs' steps).
+func tgRhoArgs(dst, beta []float64, cols [][2]int32, tden []float64, nu2, den float64, prev []float64, total *float64) (int, int) {
 	dst, tden = dst[:len(cols)], tden[:len(cols)]
-	for p, pc := range cols {
+	used := min(len(cols), len(prev))
+	prev = prev[:used]
+	t := *total
+	for p, v := range prev {
+		pc := cols[p]
+		c := nu2 * (beta[pc[0]] - beta[pc[1]])
+		rho2 := c * c / (den * tden[p])
+		dst[p] = -min(rho2, 1-1e-12)
+		t -= 0.5 * v
+	}
+	*total = t
+	for p := used; p < len(cols); p++ {
+		pc := cols[p]
 		c := nu2 * (beta[pc[0]] - beta[pc[1]])
 		rho2 := c * c / (den * tden[p])
 		dst[p] = -min(rho2, 1-1e-12)
 	}
-	return len(cols)
+	return len(cols), used
+}
+
+// tgSumLogs returns total − ½·v for the values v of logs in turn.
+func tgSumLogs(total float64, logs []float64) float64 {
+	for _, v := range logs {
+		total -= 0.5 * v
+	}
+	return total
 }
 
 // explore returns the probability of a random duel this round (Explore,
