@@ -168,14 +168,11 @@ func kgUnord(k int64) float64 {
 }
 
 // pruned returns the candidates' scores from the kept terms (h the means,
-// K arms): the total of a candidate, summed as knowledgeGradient sums it
-// (deferred plusKG calls in increasing context, the same bits), or −∞ where
-// a bound of it, raised by a relative 1e-9 and an absolute 1e-300 (far
-// above the rounding of the total and of the bound's own sum), is below
-// the largest total of an earlier candidate already summed. The bound is
-// ur, then, if that does not rule the candidate out, the sum over its
-// terms of the smaller of r and kgChord. Candidates are taken by
-// decreasing ur, so that large totals are known early.
+// K arms) by argmaxSums: the total of a candidate, summed as
+// knowledgeGradient sums it (deferred plusKG calls in increasing context,
+// the same bits), or −∞. The bounds are ur and, for a candidate that ur
+// does not rule out, the sum over its terms of the smaller of r and
+// kgChord.
 func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 	p := &ws.prune
 	M := len(total)
@@ -195,12 +192,47 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 	}
 	copy(start[1:], start[:M])
 	start[0] = 0
+	refine := func(j int) float64 {
+		u := 0.0
+		for _, e := range byJ[start[j]:start[j+1]] {
+			c := int(p.ent[e].c)
+			u += min(p.r[e], kgChord(h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c])))
+		}
+		return u
+	}
+	sum := func(j int) {
+		for _, e := range byJ[start[j]:start[j+1]] {
+			c := int(p.ent[e].c)
+			ws.add(j, h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c]))
+			if ws.full() {
+				ws.flush(total)
+			}
+		}
+	}
+	ws.argmaxSums(total, p.ur, refine, sum)
+	return total
+}
+
+// argmaxSums forms in total (cleared, one entry per candidate) what
+// ArgmaxRand needs of the candidates' totals: a candidate's total, or −∞
+// where a bound of it, raised by a relative 1e-9 and an absolute 1e-300
+// (far above the rounding of the total and of the bound's own sum), is
+// below the largest total of an earlier candidate already summed. ub[j]
+// bounds candidate j's total; refine(j) is a bound too, asked for only
+// where ub[j] does not rule j out and that largest total is positive.
+// sum(j) adds candidate j's deferred plusKG calls (kgScratch.add, with
+// flush(total) when full) in their order; argmaxSums flushes after it, so
+// that the total is complete. Candidates are taken by decreasing ub, so
+// that large totals are known early.
+func (ws *kgScratch) argmaxSums(total, ub []float64, refine func(j int) float64, sum func(j int)) {
+	p := &ws.prune
+	M := len(total)
 	order := growI32(&p.order, M)
 	for j := range order {
 		order[j] = int32(j)
 	}
 	key := func(j int32) float64 { // NaN first: never pruned anyway
-		if u := p.ur[j]; !math.IsNaN(u) {
+		if u := ub[j]; !math.IsNaN(u) {
 			return u
 		}
 		return math.Inf(1)
@@ -221,40 +253,22 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 	done := p.done[:M]
 	clear(done)
 	below := func(u, r float64) bool { return u*(1+1e-9)+1e-300 < r }
-	for _, j := range order {
+	for _, j32 := range order {
+		j := int(j32)
 		r := math.Inf(-1)
 		for k := range j {
 			if done[k] && total[k] > r {
 				r = total[k]
 			}
 		}
-		ents := byJ[start[j]:start[j+1]]
-		if below(p.ur[j], r) {
+		if below(ub[j], r) || r > 0 && below(refine(j), r) {
 			total[j] = math.Inf(-1)
 			continue
 		}
-		if r > 0 {
-			u := 0.0
-			for _, e := range ents {
-				c := int(p.ent[e].c)
-				u += min(p.r[e], kgChord(h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c])))
-			}
-			if below(u, r) {
-				total[j] = math.Inf(-1)
-				continue
-			}
-		}
-		for _, e := range ents {
-			c := int(p.ent[e].c)
-			ws.add(int(j), h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c]))
-			if ws.full() {
-				ws.flush(total)
-			}
-		}
+		sum(j)
 		ws.flush(total)
 		done[j] = true
 	}
-	return total
 }
 
 // growI32 returns (*buf)[:n], reallocating if its capacity is short.
