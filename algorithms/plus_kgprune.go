@@ -62,34 +62,49 @@ const kgPsiMax = 8 * kgPsiSteps
 var kgPhi0 = math.Nextafter(1/math.Sqrt(2*math.Pi), math.Inf(1))
 
 // kgChord returns an upper bound of plusKG(mu, b, best), best =
-// plusArgmax(mu):
+// plusArgmax(mu): with g_a = mu_best − mu_a ≥ 0, d_a = |b_a − b_best| and
+// c_a = g_a/d_a,
 //
-//	Σ_{a≠best} d_a·ψ(g_a/d_a),   g_a = mu_best − mu_a ≥ 0,  d_a = |b_a − b_best|,
+//	E[max_a (mu_a + b_a Z)] − mu_best ≤ E[max_a (Δb_a Z − g_a)⁺]
+//	  = E[max_{a∈U} (d_a Z − g_a)⁺] + E[max_{a∈D} (−d_a Z − g_a)⁺],
 //
-// because max_a(mu_a + b_a Z) − (mu_best + b_best Z) ≤ Σ_{a≠best} (Δb_a Z −
-// g_a)⁺, whose expectations are the terms; it holds for the lines plusKG
-// keeps (its 8σ filter only leaves some out). There is no branch on that
-// filter: every arm is counted, best too (a term of about 1e-300). d_a is
-// raised by 1e-300, which only raises d·ψ(g/d) (its derivative in d is
-// φ(g/d) > 0) and keeps 0/0 out, and ψ is bounded by kgPsiTab's chords,
-// c = g/d clamped to 8. A NaN or infinite slope gives NaN or +∞, and so
-// does a NaN mean of best.
+// U the arms of larger slope than best's (only they count for Z > 0), D
+// those of smaller slope (Z < 0). Each side's part is at most the sum of
+// its arms' d_a·ψ(c_a) and at most max d_a·ψ(min c_a) (d_a(Z − c_a)⁺ ≤
+// max d·(Z − min c)⁺), ψ the normal loss; kgChord adds the smaller of the
+// two for each side. It holds for the lines plusKG keeps (its 8σ filter only
+// leaves some out). There is no branch on that filter: every arm is
+// counted, best too (a term of about 1e-300 in the sums). d_a is raised by
+// 1e-300, which only raises d·ψ(g/d) (its derivative in d is φ(g/d) > 0)
+// and keeps 0/0 out, ψ is bounded by kgPsiTab's chords, c = g/d clamped to
+// 8, and arms of best's slope are left out of min c. A NaN or infinite
+// slope gives NaN or +∞, and so does a NaN mean of best.
 func kgChord(mu, b []float64, best int) float64 {
 	mb, bb := mu[best], b[best]
-	var s0, s1 float64
+	var sum, dmax [2]float64
+	xmin := [2]float64{kgPsiMax, kgPsiMax}
 	for a := range mu {
 		g, d := mb-mu[a], math.Abs(b[a]-bb)+1e-300
 		x := min(g/d*kgPsiSteps, kgPsiMax) // NaN only for a NaN g or d
-		i := uint8(int(x))                 // x ∈ [0, 128] (g ≥ 0) or NaN
-		p := &kgPsiTab[i]
-		t := d * (p[0] + (x-float64(i))*p[1])
-		if a&1 == 0 {
-			s0 += t
-		} else {
-			s1 += t
-		}
+		side := kgB2i(b[a] > bb)
+		sum[side] += d * kgPsi(x)
+		dmax[side] = max(dmax[side], d)
+		keep := -uint64(kgB2i(b[a] != bb)) // all ones unless best's slope
+		xs := math.Float64frombits(math.Float64bits(x)&keep | kgX128&^keep)
+		xmin[side] = min(xmin[side], xs)
 	}
-	return s0 + s1
+	return min(sum[0], dmax[0]*kgPsi(xmin[0])) + min(sum[1], dmax[1]*kgPsi(xmin[1]))
+}
+
+// kgX128 is the bits of 128 = kgPsiMax.
+var kgX128 = math.Float64bits(kgPsiMax)
+
+// kgPsi returns kgPsiTab's chord at x = 16c, for x in [0, 128] (NaN for a
+// NaN x).
+func kgPsi(x float64) float64 {
+	i := uint8(int(x))
+	p := &kgPsiTab[i]
+	return p[0] + (x-float64(i))*p[1]
 }
 
 // kgEntry is a (context, candidate) term of knowledgeGradient kept for
