@@ -239,13 +239,17 @@ func (m *tgModel) newtonU(mb *tgMember) {
 			m.lin[s] = m.zd.dot(s, u) + off[s]
 		}
 	}
-	loss := func(u []float64) float64 {
-		margins(u)
+	// lossAt returns the loss at u from its margins in m.lin.
+	lossAt := func(u []float64) float64 {
 		l := 0.0
 		for s := range n {
 			l += logistic.Softplus(-m.lin[s])
 		}
 		return l + lu/2*plusDot(u, u)
+	}
+	loss := func(u []float64) float64 {
+		margins(u)
+		return lossAt(u)
 	}
 	m.nw = resize(m.nw, n)
 	g := resize(m.ng, d)
@@ -253,8 +257,14 @@ func (m *tgModel) newtonU(mb *tgMember) {
 	step := resize(m.trial, 2*d)
 	m.trial = step
 	dir, trial := step[:d], step[d:]
+	// After an accepted step m.lin holds the margins at the new u and
+	// lCur its loss (the trial's, the same values): the next iteration
+	// computes neither again.
+	known, lCur := false, 0.0
 	for range m.opt.NewtonIters {
-		margins(mb.u)
+		if !known {
+			margins(mb.u)
+		}
 		for i := range d {
 			g[i] = lu * mb.u[i]
 		}
@@ -273,13 +283,16 @@ func (m *tgModel) newtonU(mb *tgMember) {
 		if !(decr/2 >= 1e-12) {
 			return
 		}
-		l0, t := loss(mb.u), 1.0
+		l0, t := lCur, 1.0
+		if !known {
+			l0 = lossAt(mb.u) // m.lin: the margins at mb.u
+		}
 		ok := false
 		for range 40 {
 			for i := range d {
 				trial[i] = mb.u[i] - t*dir[i]
 			}
-			if loss(trial) <= l0-1e-4*t*decr {
+			if lCur = loss(trial); lCur <= l0-1e-4*t*decr {
 				ok = true
 				break
 			}
@@ -289,6 +302,7 @@ func (m *tgModel) newtonU(mb *tgMember) {
 			return
 		}
 		copy(mb.u, trial)
+		known = true
 	}
 }
 
