@@ -252,10 +252,7 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			for c := range t.n() {
 				mu := t.h[c*K : (c+1)*K]
 				best := tbest[c]
-				for a := range K {
-					bs[a] = scale * beta[c*K+a]
-				}
-				if !tgAnyPass(mu, bs, best) {
+				if !tgSlopes(bs, mu, beta[c*K:(c+1)*K], scale, best) {
 					continue
 				}
 				l.ws.add(len(out)-1, mu, bs, best)
@@ -303,17 +300,22 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	return out
 }
 
-// tgAnyPass reports whether an arm other than best passes kgPass for the
-// lines mu[a] + b[a]·z.
-func tgAnyPass(mu, b []float64, best int) bool {
-	b = b[:len(mu)]
-	mb, bb := mu[best], b[best]
-	for a, ma := range mu {
-		if a != best && kgPass(mb, bb, ma, b[a], a, best) {
-			return true
+// tgSlopes writes the slopes bs[a] = scale·beta[a] and reports whether an
+// arm other than best passes kgPass for the lines mu[a] + bs[a]·z. Best's
+// own test, mu[best] − mu[best] < 8·|bs[best] − bs[best]|, is false for
+// every value (0 < 0, or NaN), so every arm is tested alike.
+func tgSlopes(bs, mu, beta []float64, scale float64, best int) bool {
+	bs, beta = bs[:len(mu)], beta[:len(mu)]
+	mb, bb := mu[best], scale*beta[best]
+	pass := false
+	for a, v := range beta {
+		x := scale * v
+		bs[a] = x
+		if mb-mu[a] < 8*math.Abs(x-bb) {
+			pass = true
 		}
 	}
-	return false
+	return pass
 }
 
 // tgRhoArgs writes −min(ρ_p², 1 − 1e−12) of the target duels with columns
