@@ -298,3 +298,24 @@ func transposeAsm(p Path, m, n int, src, dst []float64) int {
 	avx512Transpose(g, n, &src[0], n, &dst[0], m, 1<<(n%8)-1)
 	return 8 * g
 }
+
+// rowVecAsm computes, for j < n, y[j] ← fma-chain over t < k of
+// x[t]·b[t·n + j] from y[j] (the chains of strided with one row) with one
+// call of an AVX-512 one-row kernel, all k terms in one pass, when n spans
+// more vectors than a tile holds and at most as many as a one-row kernel
+// holds: every vector's chain is then in flight at once instead of one
+// panel's at a time. It reports whether it did; it does nothing on other
+// paths.
+func rowVecAsm(p Path, n, k int, x, b, y []float64) bool {
+	vecs := (n + avx512.lanes - 1) / avx512.lanes
+	nt := len(avx512.tiles)
+	if p != AVX512 || vecs <= nt || vecs > nt+len(avx512Rows) {
+		return false
+	}
+	masked, mk := 0, uint64(0)
+	if rag := n % avx512.lanes; rag != 0 {
+		masked, mk = 1, avx512.mask(rag)
+	}
+	avx512Rows[vecs-nt-1][masked](k, &x[0], 0, 1, &b[0], n, &y[0], n, flagAcc, mk)
+	return true
+}

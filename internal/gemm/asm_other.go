@@ -23,3 +23,5 @@ func markAboveAsm(mask []uint8, x, s, y []float64, c, g float64) int { return 0 
 func dotRowsAsm(p Path, m, k int, a []float64, lda int, x, y []float64) int { return 0 }
 
 func transposeAsm(p Path, m, n int, src, dst []float64) int { return 0 }
+
+func rowVecAsm(p Path, n, k int, x, b, y []float64) bool { return false }

@@ -107,15 +107,20 @@
 // entries of one named row against a block of rows) runs one-row kernels of
 // up to 12 vectors whose fused multiply–adds read b from memory, so that 12
 // chains are in flight instead of 3 (on AVX2; the AVX-512 one-row kernels
-// are generated and pass the same tests when wired in, but made no
-// difference to a training step on an AMD EPYC with AVX-512, so they are
-// not used).
+// made no difference to a training step on an AMD EPYC with AVX-512 in the
+// general products, so there only AddTransMulVecTo uses them: the output
+// weights' gradient, 50 columns by the rows of a block, then keeps all 7
+// vectors' chains in flight in one call instead of 4 and then 3).
 //
 // MulVecTo on the AVX-512 path holds 8 rows of A in the lanes of a vector
 // (avx512DotRows): it loads blocks of 8 rows × 8 terms, transposes them in
 // registers and continues each row's chain with one term per fused
 // multiply–add, instead of computing one useful lane of eight per
-// instruction; the rows that do not fill a group of 8 take the tile kernels.
+// instruction, two groups of 8 rows side by side so that two chains per
+// lane are in flight; the rows that do not fill a group of 8 take the tile
+// kernels. On the AVX-512 path ReLU before a store is one signed 64-bit
+// maximum with 0 per vector (VPMAXSQ: the values with the sign bit set are
+// the negative integers), the bits of clearing by the sign.
 //
 // With NADB_GEMM_FLOPS=1 the package counts the floating-point operations of
 // its products (Flops), and BenchmarkPeak measures the core's fp64 peak on

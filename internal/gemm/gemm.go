@@ -230,6 +230,12 @@ func AddTransMulVecTo(y, a, x []float64, m, k int) {
 	if m == 0 || k == 0 {
 		return
 	}
+	if rowVecAsm(active, k, m, x, a, y) {
+		if countFlops {
+			flopCount.Add(2 * int64(m) * int64(k))
+		}
+		return
+	}
 	strided(1, k, m, x, 0, 1, a, k, y, k, true)
 }
 

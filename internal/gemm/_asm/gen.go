@@ -366,17 +366,22 @@ func epilogue(s isa, mr, nv int, accs [][]VecVirtual, flag Mem, cp, ldc Register
 	var zero VecVirtual
 	TESTQ(U32(flagReLU), flag)
 	JZ(LabelRef("norelu"))
-	if !s.avx512 {
-		zero = s.vec()
+	zero = s.vec()
+	if s.avx512 {
+		VPXORQ(zero, zero, zero)
+	} else {
 		VPXOR(zero, zero, zero)
 	}
 	for r := range mr {
 		for v := range nv {
-			x, sign := accs[r][v], s.vec()
+			x := accs[r][v]
 			if s.avx512 {
-				VPSRAQ(U8(63), x, sign)
-				VPANDNQ(x, sign, x)
+				// As signed 64-bit integers the values with the sign bit
+				// set are the negative ones: their maximum with 0 is +0,
+				// the others are kept (the bits of VPSRAQ and VPANDNQ).
+				VPMAXSQ(zero, x, x)
 			} else {
+				sign := s.vec()
 				VPCMPGTQ(x, zero, sign)
 				VPANDN(x, sign, x)
 			}
@@ -1067,37 +1072,37 @@ func dotRows(s isa) {
 	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, s3)
 	LEAQ(Mem{Base: lda, Index: lda, Scale: 4}, s5)
 	LEAQ(Mem{Base: s3, Index: lda, Scale: 4}, s7)
-	ap, xp, kk := GP64(), GP64(), GP64()
-	row := func(r int) Mem {
+	ap, bp, xp, kk := GP64(), GP64(), GP64(), GP64()
+	row := func(base Register, r int) Mem {
 		switch r {
 		case 0:
-			return Mem{Base: ap}
+			return Mem{Base: base}
 		case 1:
-			return Mem{Base: ap, Index: lda, Scale: 1}
+			return Mem{Base: base, Index: lda, Scale: 1}
 		case 2:
-			return Mem{Base: ap, Index: lda, Scale: 2}
+			return Mem{Base: base, Index: lda, Scale: 2}
 		case 3:
-			return Mem{Base: ap, Index: s3, Scale: 1}
+			return Mem{Base: base, Index: s3, Scale: 1}
 		case 4:
-			return Mem{Base: ap, Index: lda, Scale: 4}
+			return Mem{Base: base, Index: lda, Scale: 4}
 		case 5:
-			return Mem{Base: ap, Index: s5, Scale: 1}
+			return Mem{Base: base, Index: s5, Scale: 1}
 		case 6:
-			return Mem{Base: ap, Index: s3, Scale: 2}
+			return Mem{Base: base, Index: s3, Scale: 2}
 		default:
-			return Mem{Base: ap, Index: s7, Scale: 1}
+			return Mem{Base: base, Index: s7, Scale: 1}
 		}
 	}
-	acc := s.vec()
-	// transpose loads 8 rows (under km if masked) and returns the 8 columns.
-	transpose := func(masked bool) [8]VecVirtual {
+	// transpose loads 8 rows from base (under km if masked) and returns
+	// the 8 columns.
+	transpose := func(base Register, masked bool) [8]VecVirtual {
 		var r, t, u, c [8]VecVirtual
 		for i := range r {
 			r[i] = s.vec()
 			if masked {
-				VMOVUPD_Z(row(i), km, r[i])
+				VMOVUPD_Z(row(base, i), km, r[i])
 			} else {
-				VMOVUPD(row(i), r[i])
+				VMOVUPD(row(base, i), r[i])
 			}
 		}
 		for i := 0; i < 8; i += 2 {
@@ -1123,42 +1128,79 @@ func dotRows(s isa) {
 		}
 		return c
 	}
-	Label("group")
-	MOVQ(at, ap)
-	Load(Param("x"), xp)
-	Load(Param("k"), kk)
-	SHRQ(U8(3), kk)
-	VXORPD(acc, acc, acc)
-	TESTQ(kk, kk)
-	JZ(LabelRef("tail"))
-	Label("chunk")
-	c := transpose(false)
-	for j := range 8 {
-		VFMADD231PD_BCST(Mem{Base: xp, Disp: 8 * j}, c[j], acc)
-	}
-	ADDQ(U8(64), ap)
-	ADDQ(U8(64), xp)
-	DECQ(kk)
-	JNZ(LabelRef("chunk"))
-	Label("tail")
-	TESTQ(rem, rem)
-	JZ(LabelRef("store"))
-	c = transpose(true)
-	for j := range 7 {
-		if j > 0 {
-			CMPQ(rem, U8(j))
-			JE(LabelRef("store"))
+	// groups runs n (1 or 2) groups of 8 rows side by side: one chain per
+	// row as with one group, two independent chains in flight per lane.
+	groups := func(n int, sfx string) {
+		bases := []Register{ap, bp}[:n]
+		accs := make([]VecVirtual, n)
+		MOVQ(at, ap)
+		if n == 2 {
+			LEAQ(Mem{Base: at, Index: lda, Scale: 8}, bp)
 		}
-		VFMADD231PD_BCST(Mem{Base: xp, Disp: 8 * j}, c[j], acc)
+		Load(Param("x"), xp)
+		Load(Param("k"), kk)
+		SHRQ(U8(3), kk)
+		for q := range accs {
+			accs[q] = s.vec()
+			VXORPD(accs[q], accs[q], accs[q])
+		}
+		TESTQ(kk, kk)
+		JZ(LabelRef("tail" + sfx))
+		Label("chunk" + sfx)
+		for q, base := range bases {
+			c := transpose(base, false)
+			for j := range 8 {
+				VFMADD231PD_BCST(Mem{Base: xp, Disp: 8 * j}, c[j], accs[q])
+			}
+		}
+		for _, base := range bases {
+			ADDQ(U8(64), base)
+		}
+		ADDQ(U8(64), xp)
+		DECQ(kk)
+		JNZ(LabelRef("chunk" + sfx))
+		Label("tail" + sfx)
+		TESTQ(rem, rem)
+		JZ(LabelRef("store" + sfx))
+		for q, base := range bases {
+			out := fmt.Sprintf("tail%s_%d", sfx, q+1)
+			if q == n-1 {
+				out = "store" + sfx
+			}
+			c := transpose(base, true)
+			for j := range 7 {
+				if j > 0 {
+					CMPQ(rem, U8(j))
+					JE(LabelRef(out))
+				}
+				VFMADD231PD_BCST(Mem{Base: xp, Disp: 8 * j}, c[j], accs[q])
+			}
+			if q < n-1 {
+				Label(out)
+			}
+		}
+		Label("store" + sfx)
+		for q, acc := range accs {
+			VMOVUPD(acc, Mem{Base: yp, Disp: 64 * q})
+		}
+		ADDQ(U8(64*n), yp)
+		for range 8 * n {
+			ADDQ(lda, at)
+		}
 	}
-	Label("store")
-	VMOVUPD(acc, Mem{Base: yp})
-	ADDQ(U8(64), yp)
-	for range 8 {
-		ADDQ(lda, at)
-	}
-	DECQ(g)
-	JNZ(LabelRef("group"))
+	pairs := GP64()
+	MOVQ(g, pairs)
+	SHRQ(U8(1), pairs)
+	JZ(LabelRef("single"))
+	Label("pair")
+	groups(2, "2")
+	DECQ(pairs)
+	JNZ(LabelRef("pair"))
+	Label("single")
+	TESTQ(U32(1), g)
+	JZ(LabelRef("done"))
+	groups(1, "1")
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
