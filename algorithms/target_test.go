@@ -430,3 +430,103 @@ func TestTargetHessDense(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetKeptColumns: under ObjectivePredict, S keeps the target duels'
+// columns only; acquire then gives the bits of S with every column, after
+// a fill and after an update of S (Pend), and a fill without the averaged
+// scores gives the hp and z of one with them.
+func TestTargetKeptColumns(t *testing.T) {
+	p, _ := targetPool(t, 40, 6, 3, 12)
+	opt := DefaultTargetOptions()
+	opt.TargetPairs = 64 // 128 of the 240 target rows at most
+	mk := func() *NeuralADBTarget {
+		l, err := NewNeuralADBTarget(Env{Pool: p, Config: Default(), Seed: 5}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 45 { // two retrains
+			l.Observe(Query{Context: (7 * i) % p.Contexts, Arm1: i % 6, Arm2: (i + 2) % 6}, Feedback(i%2))
+		}
+		return l
+	}
+	kept, all := mk(), mk()
+	if kept.tgt.scol == nil || len(kept.tgt.scol) >= kept.tgt.rows() {
+		t.Fatalf("S keeps %d of %d columns, want fewer", len(kept.tgt.scol), kept.tgt.rows())
+	}
+	K := p.Arms
+	all.tgt.scol = nil
+	for i, tp := range all.tpairs {
+		all.tpcol[i] = [2]int32{tp[0]*int32(K) + tp[1], tp[0]*int32(K) + tp[2]}
+	}
+	kept.post.fill(kept.tgt, kept.model, false)
+	all.post.fill(all.tgt, all.model, true)
+	for _, f := range [][2][]float64{{kept.tgt.hp, all.tgt.hp}, {kept.tgt.z, all.tgt.z}} {
+		if !slices.EqualFunc(f[0], f[1], func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+			t.Fatal("a fill without h̄ changed hp or z")
+		}
+	}
+	for step := range 2 {
+		if step == 1 { // S updated by a pending duel
+			q := Query{Context: 3, Arm1: 1, Arm2: 4}
+			kept.Pend(q)
+			all.Pend(q)
+		}
+		var scores [2][]float64
+		for k, l := range []*NeuralADBTarget{kept, all} {
+			cands := l.candidates(Offer{})
+			duels := l.predictDuels(cands, Offer{}, true)
+			scores[k] = slices.Clone(l.acquire(cands, duels))
+		}
+		if len(scores[0]) == 0 {
+			t.Fatal("no candidate duel")
+		}
+		for j := range scores[0] {
+			if math.Float64bits(scores[0][j]) != math.Float64bits(scores[1][j]) {
+				t.Fatalf("step %d duel %d: %v with the kept columns, %v with all", step, j, scores[0][j], scores[1][j])
+			}
+		}
+	}
+}
+
+// TestTargetSlopesPass: tgSlopes writes scale·beta and reports false
+// exactly when plusKG's envelope has no segment (the term is +0), over
+// random lines with ties, zeros, NaN and infinite values mixed in.
+func TestTargetSlopesPass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e-300}
+	var ws kgScratch
+	passes := 0
+	for trial := range 20000 {
+		K := 2 + rng.IntN(12)
+		mu, beta, bs := make([]float64, K), make([]float64, K), make([]float64, K)
+		for a := range K {
+			mu[a] = float64(rng.IntN(5)) + rng.NormFloat64()*float64(trial%3)
+			beta[a] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(5)-4))
+			if rng.IntN(20) == 0 {
+				beta[a] = special[rng.IntN(len(special))]
+			}
+			if rng.IntN(40) == 0 {
+				mu[a] = special[rng.IntN(len(special))]
+			}
+		}
+		scale := 0.5 + rng.Float64()
+		best := plusArgmax(mu)
+		pass := tgSlopes(bs, mu, beta, scale, best)
+		for a := range K {
+			if math.Float64bits(bs[a]) != math.Float64bits(scale*beta[a]) {
+				t.Fatalf("trial %d: slope %d is %v, want %v", trial, a, bs[a], scale*beta[a])
+			}
+		}
+		segs := kgSegments(mu, bs, best, &ws)
+		ws.db, ws.cs = ws.db[:0], ws.cs[:0]
+		if !pass && segs != 0 {
+			t.Fatalf("trial %d: no arm passes, but plusKG has %d segments (mu %v, b %v)", trial, segs, mu, bs)
+		}
+		if pass {
+			passes++
+		}
+	}
+	if passes == 0 || passes == 20000 {
+		t.Errorf("%d of 20000 trials pass: the test does not cover both cases", passes)
+	}
+}
