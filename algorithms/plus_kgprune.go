@@ -122,6 +122,7 @@ type kgPrune struct {
 	byJ   []int32   // entries grouped by candidate, contexts increasing
 	order []int32   // candidates by decreasing ur
 	done  []bool    // candidate summed exactly
+	suf   []float64 // suffix sums of a candidate's r (refine)
 }
 
 // startPrune empties the kept entries for a round of N contexts and M
@@ -207,13 +208,26 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 	}
 	copy(start[1:], start[:M])
 	start[0] = 0
-	refine := func(j int) float64 {
+	// refine adds the terms' bounds in order, each partial sum completed
+	// by the rest of the ranges (suf, suffix sums: sums of positive values,
+	// so rounded within a few units of themselves), and stops as soon as
+	// that bound is below r.
+	refine := func(j int, r float64) bool {
+		ents := byJ[start[j]:start[j+1]]
+		suf := growF(&p.suf, len(ents)+1)
+		suf[len(ents)] = 0
+		for k := len(ents) - 1; k >= 0; k-- {
+			suf[k] = suf[k+1] + p.r[ents[k]]
+		}
 		u := 0.0
-		for _, e := range byJ[start[j]:start[j+1]] {
+		for k, e := range ents {
 			c := int(p.ent[e].c)
 			u += min(p.r[e], kgChord(h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c])))
+			if kgBelow(u+suf[k+1], r) {
+				return true
+			}
 		}
-		return u
+		return kgBelow(u, r)
 	}
 	sum := func(j int) {
 		for _, e := range byJ[start[j]:start[j+1]] {
@@ -233,13 +247,14 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 // where a bound of it, raised by a relative 1e-9 and an absolute 1e-300
 // (far above the rounding of the total and of the bound's own sum), is
 // below the largest total of an earlier candidate already summed. ub[j]
-// bounds candidate j's total; refine(j) is a bound too, asked for only
-// where ub[j] does not rule j out and that largest total is positive.
+// bounds candidate j's total; refine(j, r) reports whether another bound
+// of it is below r by kgBelow, asked for only where ub[j] does not rule j
+// out and r, that largest total, is positive.
 // sum(j) adds candidate j's deferred plusKG calls (kgScratch.add, with
 // flush(total) when full) in their order; argmaxSums flushes after it, so
 // that the total is complete. Candidates are taken by decreasing ub, so
 // that large totals are known early.
-func (ws *kgScratch) argmaxSums(total, ub []float64, refine func(j int) float64, sum func(j int)) {
+func (ws *kgScratch) argmaxSums(total, ub []float64, refine func(j int, r float64) bool, sum func(j int)) {
 	p := &ws.prune
 	M := len(total)
 	order := growI32(&p.order, M)
@@ -267,7 +282,6 @@ func (ws *kgScratch) argmaxSums(total, ub []float64, refine func(j int) float64,
 	}
 	done := p.done[:M]
 	clear(done)
-	below := func(u, r float64) bool { return u*(1+1e-9)+1e-300 < r }
 	for _, j32 := range order {
 		j := int(j32)
 		r := math.Inf(-1)
@@ -276,7 +290,7 @@ func (ws *kgScratch) argmaxSums(total, ub []float64, refine func(j int) float64,
 				r = total[k]
 			}
 		}
-		if below(ub[j], r) || r > 0 && below(refine(j), r) {
+		if kgBelow(ub[j], r) || r > 0 && refine(j, r) {
 			total[j] = math.Inf(-1)
 			continue
 		}
@@ -285,6 +299,10 @@ func (ws *kgScratch) argmaxSums(total, ub []float64, refine func(j int) float64,
 		done[j] = true
 	}
 }
+
+// kgBelow reports whether a bound u of a total, raised by a relative 1e-9
+// and an absolute 1e-300, is below r (false if either is NaN).
+func kgBelow(u, r float64) bool { return u*(1+1e-9)+1e-300 < r }
 
 // growI32 returns (*buf)[:n], reallocating if its capacity is short.
 func growI32(buf *[]int32, n int) []int32 {
