@@ -245,13 +245,23 @@ func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel, withH bool) {
 		// zs_r += val[k]·Σ_{idx[k]} for each non-zero in turn.
 		gemm.AxpyRows(zs[r*m:(r+1)*m], ps.cov, m, idx, val)
 	}
+	// Q's entries: plusDot of z_a and (ZΣ)_c, four at a time (tgDot4: four
+	// independent sums, each in plusDot's order).
 	b.q = resize(b.q, b.n()*K*K)
 	for i := range b.n() {
 		q := b.q[i*K*K : (i+1)*K*K]
+		zsi := zs[i*K*m : (i+1)*K*m]
 		for a := range K {
 			za := b.z[(i*K+a)*m : (i*K+a+1)*m]
-			for c := a; c < K; c++ {
-				v := plusDot(za, zs[(i*K+c)*m:(i*K+c+1)*m])
+			c := a
+			for ; c+4 <= K; c += 4 {
+				v := tgDot4(za, zsi[c*m:(c+4)*m])
+				for k, vk := range v {
+					q[a*K+c+k], q[(c+k)*K+a] = vk, vk
+				}
+			}
+			for ; c < K; c++ {
+				v := plusDot(za, zsi[c*m:(c+1)*m])
 				q[a*K+c], q[c*K+a] = v, v
 			}
 		}
@@ -269,6 +279,21 @@ func (ps *tgPosterior) fill(b *tgBlocks, model *tgModel, withH bool) {
 		b.s = resize(b.s, m*Rs)
 		gemm.Transpose(b.s, zs[:Rs*m], Rs, m)
 	}
+}
+
+// tgDot4 returns plusDot(x, y_k) of the four consecutive rows y_k of y
+// (len(x) values each), the four sums formed side by side.
+func tgDot4(x, y []float64) [4]float64 {
+	n := len(x)
+	y0, y1, y2, y3 := y[:n], y[n:2*n], y[2*n:3*n], y[3*n:4*n]
+	var s0, s1, s2, s3 float64
+	for i, v := range x {
+		s0 += v * y0[i]
+		s1 += v * y1[i]
+		s2 += v * y2[i]
+		s3 += v * y3[i]
+	}
+	return [4]float64{s0, s1, s2, s3}
 }
 
 // record stores the prequential margin and variance of a duel before it is
