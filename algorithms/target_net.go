@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"slices"
 
 	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/mlp"
@@ -52,15 +53,19 @@ func (s *tgRows) reset() {
 // add appends the dense row x (its non-zero, finite values) and returns its
 // index.
 func (s *tgRows) add(x []float64) int {
-	i0 := len(s.idx)
+	i0, v0 := len(s.idx), len(s.val)
 	s.iptr = append(s.iptr, int32(i0))
+	// Room for a full row first, then the non-zeros written in place.
+	idx, val := slices.Grow(s.idx, len(x))[:i0+len(x)], slices.Grow(s.val, len(x))[:v0+len(x)]
+	k := 0
 	for j, v := range x {
 		if v != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
-			s.idx = append(s.idx, int32(j))
-			s.val = append(s.val, v)
+			idx[i0+k], val[v0+k] = int32(j), v
+			k++
 		}
 	}
-	if len(s.idx)-i0 == s.dim {
+	s.idx, s.val = idx[:i0+k], val[:v0+k]
+	if k == s.dim {
 		s.idx = s.idx[:i0] // a full row: its columns are cols
 	}
 	s.ptr = append(s.ptr, int32(len(s.val)))
