@@ -30,7 +30,9 @@
 // from the first row to the last), Log1p (math.Log1p's bits, the
 // arguments it reduces nothing for in vectors), and NormalLoss (the standard
 // normal loss φ(c) − c(1 − Φ(c)) with math.Erfc's and math.Exp's bits, 8
-// values at a time on the AVX-512 path), SlopeKeys (integer sort keys of
+// values at a time on the AVX-512 path), SigmoidTo (package logistic's
+// Sigmoid with math.Exp's bits, 8 values at a time on the AVX-512 path: the
+// duel terms of a training step), SlopeKeys (integer sort keys of
 // up to 16 lines' slopes, the lines that fail a test of their means and
 // slopes keyed last), and Transpose (a matrix's transpose, in blocks of
 // 8 × 8 transposed in registers on the AVX-512 path: the W_lᵀ of a forward
@@ -74,7 +76,8 @@
 // strided products and the Adam step, and TestAxpyRowsBitIdentical requires
 // AxpyRows' bits from one Axpy per row in turn, TestLog1pBitIdentical
 // math.Log1p's from Log1p, TestNormalLossBitIdentical the expression's
-// from NormalLoss, TestSlopeKeys the pure-Go keys from every path, and
+// from NormalLoss, TestSigmoidToBitIdentical logistic.Sigmoid's from
+// SigmoidTo, TestSlopeKeys the pure-Go keys from every path, and
 // TestTranspose every moved value's bits.
 //
 // # Kernels

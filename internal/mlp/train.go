@@ -156,6 +156,7 @@ type Trainer struct {
 	corr  [][2]float64 // Adam's bias corrections 1−β1^t and 1−β2^t of step t = 1, 2, …
 	grad  []float64
 	c     []float64
+	sig   []float64 // per pair: −diff, then μ(−diff) (lossGradScaled)
 	batch *Batch
 	// gathered is the number of leading rows of uniq whose inputs batch
 	// holds (they never change: uniq only grows, and the rows it names keep
@@ -412,13 +413,22 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	c := tr.c[:len(uniq)]
 	clear(c)
 	nll := 0.0
-	for _, p := range pairs {
+	// μ(−diff) of every pair at once (gemm.SigmoidTo: logistic.Sigmoid's
+	// bits, 8 at a time), then the sums in the pairs' order.
+	if cap(tr.sig) < 2*len(pairs) {
+		tr.sig = make([]float64, 2*len(pairs))
+	}
+	nd, mu := tr.sig[:len(pairs)], tr.sig[len(pairs):2*len(pairs)]
+	for k, p := range pairs {
+		nd[k] = -(b.Out[slot[p.Win]] - b.Out[slot[p.Lose]])
+	}
+	gemm.SigmoidTo(mu, nd)
+	for k, p := range pairs {
 		iw, il := slot[p.Win], slot[p.Lose]
-		diff := b.Out[iw] - b.Out[il]
 		if wantLoss {
-			nll += logistic.Softplus(-diff)
+			nll += logistic.Softplus(nd[k])
 		}
-		g := s * logistic.Sigmoid(-diff) // −∂/∂diff of −log μ(diff)
+		g := s * mu[k] // −∂/∂diff of −log μ(diff)
 		c[iw] -= g
 		c[il] += g
 	}
