@@ -39,6 +39,26 @@ func AdamStep(theta, m, v, g []float64, p Adam) {
 	adamGo(theta, m, v, g, &c)
 }
 
+// AdamStepScale is AdamStep followed by g_i ← θ_i·s with the new θ (one
+// rounded product each, the bits of ScaleTo(g, θ, s)), in the same pass over
+// the parameters: the next step's gradient of the penalty λ‖θ‖² with
+// s = 2λ. It panics if the lengths differ.
+func AdamStepScale(theta, m, v, g []float64, p Adam, s float64) {
+	if len(m) != len(theta) || len(v) != len(theta) || len(g) != len(theta) {
+		panic(fmt.Sprintf("gemm: AdamStepScale with lengths θ %d, m %d, v %d, g %d", len(theta), len(m), len(v), len(g)))
+	}
+	c := [9]float64{p.B1, p.OneMinusB1, p.B2, p.OneMinusB2, p.Correction1, p.Correction2, p.LearningRate, p.Eps, s}
+	switch active {
+	case AVX2, AVX512:
+		k := adamScaleAsm(active, theta, m, v, g, &c)
+		theta, m, v, g = theta[k:], m[k:], v[k:], g[k:]
+	}
+	adamGo(theta, m, v, g, (*[8]float64)(c[:8]))
+	for i, t := range theta {
+		g[i] = t * s
+	}
+}
+
 // adamGo is the portable twin of the Adam kernels. The explicit conversions
 // forbid the compiler to fuse a product with the following addition (Go
 // allows that fusion on arm64, ppc64le, s390x and riscv64).

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestAdamStepBitIdentical runs AdamStep on every path of this machine over
+// TestAdamStepBitIdentical runs AdamStep (and AdamStepScale, which must
+// give its θ, m and v and then g = θ·s) on every path of this machine over
 // lengths around the vector blocks, with gradients of varied magnitude
 // (zeros, subnormals, large values) and the bias corrections of early and
 // late steps, and requires the bits of the formula evaluated one correctly
@@ -34,7 +35,21 @@ func TestAdamStepBitIdentical(t *testing.T) {
 				v[i] = math.Abs(v[i])
 			}
 			wt, wm, wv := append([]float64(nil), theta...), append([]float64(nil), m...), append([]float64(nil), v...)
+			// AdamStepScale on copies: the same θ, m and v, and g = θ·s.
+			st, sm, sv, sg := append([]float64(nil), theta...), append([]float64(nil), m...), append([]float64(nil), v...), append([]float64(nil), g...)
+			scale := 2 * math.Ldexp(rng.Float64(), rng.IntN(9)-4)
+			AdamStepScale(st, sm, sv, sg, a, scale)
 			AdamStep(theta, m, v, g, a)
+			for i := range n {
+				for _, c := range []struct {
+					name      string
+					got, want float64
+				}{{"θ", st[i], theta[i]}, {"m", sm[i], m[i]}, {"v", sv[i], v[i]}, {"g", sg[i], theta[i] * scale}} {
+					if math.Float64bits(c.got) != math.Float64bits(c.want) {
+						t.Fatalf("%v n=%d: AdamStepScale %s[%d] = %v, want %v", p, n, c.name, i, c.got, c.want)
+					}
+				}
+			}
 			for i, gi := range g {
 				x := a.B1 * wm[i]
 				y := a.OneMinusB1 * gi

@@ -100,6 +100,19 @@ func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int {
 	return n
 }
 
+// adamScaleAsm is adamAsm with the kernels that also set g ← θ·c[8].
+func adamScaleAsm(p Path, theta, m, v, g []float64, c *[9]float64) int {
+	f, lanes := avx2AdamScale, avx2.lanes
+	if p == AVX512 {
+		f, lanes = avx512AdamScale, avx512.lanes
+	}
+	n := len(g) / lanes * lanes
+	if n > 0 {
+		f(&theta[0], &m[0], &v[0], &g[0], n, c)
+	}
+	return n
+}
+
 // panel returns the width of panel p of panels spreading vecs vectors
 // evenly (the first vecs%panels one vector wider): nv vectors, cols of the
 // left columns, and the mask of a ragged last vector (masked = 1) if cols

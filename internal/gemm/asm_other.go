@@ -25,3 +25,5 @@ func dotRowsAsm(p Path, m, k int, a []float64, lda int, x, y []float64) int { re
 func transposeAsm(p Path, m, n int, src, dst []float64) int { return 0 }
 
 func rowVecAsm(p Path, n, k int, x, b, y []float64) bool { return false }
+
+func adamScaleAsm(p Path, theta, m, v, g []float64, c *[9]float64) int { return 0 }

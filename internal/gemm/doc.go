@@ -21,7 +21,9 @@
 // two element-wise steps decided on bits alone: ReLU (x ← +0 where the
 // sign bit is set) and Mask (d ← +0 where h is +0, the ReLU derivative),
 // AdamStep, the Adam update of every parameter as a fixed sequence of
-// correctly rounded operations (product, sum, quotient, square root), and
+// correctly rounded operations (product, sum, quotient, square root),
+// AdamStepScale (the same, then g ← θ·s in the same pass: the next
+// training step's gradient of λ‖θ‖²), and
 // the element-wise steps of the closed-form kernel entries of package mlp,
 // ScaleShift (x ← a·x + b), AddProduct (acc ← acc + (a·d)·(b·h + c)) and
 // ScaleTo (dst ← x·s), each operation rounded on its own, and AxpyRows

@@ -182,6 +182,9 @@ func avx2Mask(d *float64, h *float64, n int)
 func avx2Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 
 //go:noescape
+func avx2AdamScale(theta *float64, m *float64, v *float64, grad *float64, n int, c *[9]float64)
+
+//go:noescape
 func avx2ScaleShift(x *float64, n int, c *[3]float64)
 
 //go:noescape
@@ -564,6 +567,9 @@ func avx512Transpose(groups int, cols int, src *float64, lds int, dst *float64, 
 
 //go:noescape
 func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
+
+//go:noescape
+func avx512AdamScale(theta *float64, m *float64, v *float64, grad *float64, n int, c *[9]float64)
 
 //go:noescape
 func avx512ScaleShift(x *float64, n int, c *[3]float64)

@@ -5951,6 +5951,60 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2AdamScale(theta *float64, m *float64, v *float64, grad *float64, n int, c *[9]float64)
+// Requires: AVX
+TEXT ·avx2AdamScale(SB), NOSPLIT, $0-48
+	MOVQ         theta+0(FP), AX
+	MOVQ         m+8(FP), CX
+	MOVQ         v+16(FP), DX
+	MOVQ         grad+24(FP), BX
+	MOVQ         n+32(FP), SI
+	MOVQ         c+40(FP), DI
+	VBROADCASTSD (DI), Y0
+	VBROADCASTSD 8(DI), Y1
+	VBROADCASTSD 16(DI), Y2
+	VBROADCASTSD 24(DI), Y3
+	VBROADCASTSD 32(DI), Y4
+	VBROADCASTSD 40(DI), Y5
+	VBROADCASTSD 48(DI), Y6
+	VBROADCASTSD 56(DI), Y7
+	VBROADCASTSD 64(DI), Y8
+	TESTQ        SI, SI
+	JZ           done
+
+loop:
+	VMOVUPD (BX), Y9
+	VMULPD  (CX), Y0, Y10
+	VMULPD  Y9, Y1, Y12
+	VADDPD  Y12, Y10, Y10
+	VMOVUPD Y10, (CX)
+	VMULPD  (DX), Y2, Y11
+	VMULPD  Y9, Y3, Y12
+	VMULPD  Y9, Y12, Y12
+	VADDPD  Y12, Y11, Y11
+	VMOVUPD Y11, (DX)
+	VDIVPD  Y4, Y10, Y12
+	VMULPD  Y12, Y6, Y12
+	VDIVPD  Y5, Y11, Y9
+	VSQRTPD Y9, Y9
+	VADDPD  Y7, Y9, Y9
+	VDIVPD  Y9, Y12, Y12
+	VMOVUPD (AX), Y9
+	VSUBPD  Y12, Y9, Y9
+	VMOVUPD Y9, (AX)
+	VMULPD  Y8, Y9, Y12
+	VMOVUPD Y12, (BX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, BX
+	SUBQ    $0x00000004, SI
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
 // func avx2ScaleShift(x *float64, n int, c *[3]float64)
 // Requires: AVX
 TEXT ·avx2ScaleShift(SB), NOSPLIT, $0-24
@@ -21661,6 +21715,60 @@ loop:
 	VMOVUPD (AX), Z8
 	VSUBPD  Z11, Z8, Z8
 	VMOVUPD Z8, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000008, SI
+	JNZ     loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func avx512AdamScale(theta *float64, m *float64, v *float64, grad *float64, n int, c *[9]float64)
+// Requires: AVX, AVX512F
+TEXT ·avx512AdamScale(SB), NOSPLIT, $0-48
+	MOVQ         theta+0(FP), AX
+	MOVQ         m+8(FP), CX
+	MOVQ         v+16(FP), DX
+	MOVQ         grad+24(FP), BX
+	MOVQ         n+32(FP), SI
+	MOVQ         c+40(FP), DI
+	VBROADCASTSD (DI), Z0
+	VBROADCASTSD 8(DI), Z1
+	VBROADCASTSD 16(DI), Z2
+	VBROADCASTSD 24(DI), Z3
+	VBROADCASTSD 32(DI), Z4
+	VBROADCASTSD 40(DI), Z5
+	VBROADCASTSD 48(DI), Z6
+	VBROADCASTSD 56(DI), Z7
+	VBROADCASTSD 64(DI), Z8
+	TESTQ        SI, SI
+	JZ           done
+
+loop:
+	VMOVUPD (BX), Z9
+	VMULPD  (CX), Z0, Z10
+	VMULPD  Z9, Z1, Z12
+	VADDPD  Z12, Z10, Z10
+	VMOVUPD Z10, (CX)
+	VMULPD  (DX), Z2, Z11
+	VMULPD  Z9, Z3, Z12
+	VMULPD  Z9, Z12, Z12
+	VADDPD  Z12, Z11, Z11
+	VMOVUPD Z11, (DX)
+	VDIVPD  Z4, Z10, Z12
+	VMULPD  Z12, Z6, Z12
+	VDIVPD  Z5, Z11, Z9
+	VSQRTPD Z9, Z9
+	VADDPD  Z7, Z9, Z9
+	VDIVPD  Z9, Z12, Z12
+	VMOVUPD (AX), Z9
+	VSUBPD  Z12, Z9, Z9
+	VMOVUPD Z9, (AX)
+	VMULPD  Z8, Z9, Z12
+	VMOVUPD Z12, (BX)
 	ADDQ    $0x00000040, AX
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX

@@ -151,13 +151,16 @@ type Trainer struct {
 	uniq   []int
 	rng    *rand.Rand // mini-batch sampling
 
-	m, v  []float64    // Adam moments
-	t     int          // Adam step count
-	corr  [][2]float64 // Adam's bias corrections 1−β1^t and 1−β2^t of step t = 1, 2, …
-	grad  []float64
-	c     []float64
-	sig   []float64 // per pair: −diff, then μ(−diff) (lossGradScaled)
-	batch *Batch
+	m, v []float64    // Adam moments
+	t    int          // Adam step count
+	corr [][2]float64 // Adam's bias corrections 1−β1^t and 1−β2^t of step t = 1, 2, …
+	grad []float64
+	c    []float64
+	// regReady: grad holds (2λ)·θ of the current θ (set by Fit between its
+	// steps only).
+	regReady bool
+	sig      []float64 // per pair: −diff, then μ(−diff) (lossGradScaled)
+	batch    *Batch
 	// gathered is the number of leading rows of uniq whose inputs batch
 	// holds (they never change: uniq only grows, and the rows it names keep
 	// their inputs); 0 after a mini-batch step used batch for other rows.
@@ -291,14 +294,19 @@ func (tr *Trainer) Fit() {
 	if len(tr.pairs)+len(tr.targs) == 0 {
 		return
 	}
-	for range cfg.Steps {
+	// Between two steps of this loop nothing else changes θ, so a step may
+	// leave the next one's penalty gradient (2λ)·θ in tr.grad (regReady).
+	ready := false
+	for i := range cfg.Steps {
+		tr.regReady = ready
 		if cfg.BatchSize > 0 && cfg.BatchSize < len(tr.pairs)+len(tr.targs) {
 			tr.miniBatchGrad()
 		} else {
 			tr.lossGradScaled(tr.pairs, tr.targs, tr.uniq, tr.slot, false, true, 1)
 		}
-		tr.step()
+		ready = tr.step(i < cfg.Steps-1)
 	}
+	tr.regReady = false
 }
 
 // Loss returns the training loss on all recorded pairs at the current θ.
@@ -460,8 +468,11 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 	g := tr.grad
 	switch tr.Config.Regularizer {
 	case RegTheta:
-		// g_i = (2λ)·θ_i, one rounded product each (vectorised).
-		gemm.ScaleTo(g, theta, 2*lam)
+		// g_i = (2λ)·θ_i, one rounded product each (vectorised), unless
+		// the Adam step that made θ left them in g (Fit).
+		if !tr.regReady {
+			gemm.ScaleTo(g, theta, 2*lam)
+		}
 	case RegTheta0:
 		for i, t := range theta {
 			g[i] = lam * (t - tr.theta0[i])
@@ -474,7 +485,10 @@ func (tr *Trainer) lossGradScaled(pairs []Pair, targs []Target, uniq []int, slot
 // step applies one optimiser step to θ with the gradient in tr.grad. Every
 // operation is correctly rounded and none is fused, so θ has the same bits on
 // every machine: GD is θ ← θ − (lr·g) and Adam is gemm.AdamStep (vectorised).
-func (tr *Trainer) step() {
+// With fill, an Adam step with the penalty λ‖θ‖² also leaves (2λ)·θ of the
+// new θ in tr.grad (gemm.AdamStepScale, the bits of lossGradScaled's
+// gemm.ScaleTo) and reports that it did.
+func (tr *Trainer) step(fill bool) bool {
 	theta := tr.Net.Theta
 	g := tr.grad
 	lr := tr.Config.LearningRate
@@ -499,13 +513,20 @@ func (tr *Trainer) step() {
 		} else {
 			corr = [2]float64{1 - math.Pow(b1, float64(tr.t)), 1 - math.Pow(b2, float64(tr.t))}
 		}
-		gemm.AdamStep(theta, tr.m, tr.v, g, gemm.Adam{
+		p := gemm.Adam{
 			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,
 			Correction1: corr[0], Correction2: corr[1],
 			LearningRate: lr, Eps: eps,
-		})
+		}
+		if fill && tr.Config.Regularizer == RegTheta {
+			gemm.AdamStepScale(theta, tr.m, tr.v, g, p, 2*tr.Config.Lambda)
+			tr.Net.zeroAtInit = false
+			return true
+		}
+		gemm.AdamStep(theta, tr.m, tr.v, g, p)
 	}
 	tr.Net.zeroAtInit = false
+	return false
 }
 
 // LossGrad returns the full-data loss and writes its gradient into dst; it is

@@ -71,7 +71,8 @@ func main() {
 			dotRows(s)
 			transpose(s)
 		}
-		adam(s)
+		adam(s, false)
+		adam(s, true)
 		combine(s)
 		for nv := 1; nv <= axpyRowsMax; nv++ {
 			axpyRows(s, nv)
@@ -526,8 +527,15 @@ func mask(s isa) {
 //	m ← β1·m + (1−β1)·g
 //	v ← β2·v + ((1−β2)·g)·g
 //	θ ← θ − (lr·(m/(1−β1^t))) / (√(v/(1−β2^t)) + ε)
-func adam(s isa) {
-	TEXT(s.name+"Adam", NOSPLIT, "func(theta, m, v, grad *float64, n int, c *[8]float64)")
+//
+// With scale it generates <isa>AdamScale(…, c *[9]float64), which then also
+// sets grad ← θ·c[8] (one rounded product) from the new θ.
+func adam(s isa, scale bool) {
+	if scale {
+		TEXT(s.name+"AdamScale", NOSPLIT, "func(theta, m, v, grad *float64, n int, c *[9]float64)")
+	} else {
+		TEXT(s.name+"Adam", NOSPLIT, "func(theta, m, v, grad *float64, n int, c *[8]float64)")
+	}
 	Pragma("noescape")
 	th := Load(Param("theta"), GP64())
 	mp := Load(Param("m"), GP64())
@@ -541,6 +549,11 @@ func adam(s isa) {
 		VBROADCASTSD(Mem{Base: cp, Disp: 8 * i}, c[i])
 	}
 	b1, omb1, b2, omb2, c1, c2, lr, eps := c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]
+	var sc VecVirtual
+	if scale {
+		sc = s.vec()
+		VBROADCASTSD(Mem{Base: cp, Disp: 8 * 8}, sc)
+	}
 	g, m, v, x, y := s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
 	TESTQ(n, n)
 	JZ(LabelRef("done"))
@@ -564,6 +577,10 @@ func adam(s isa) {
 	VMOVUPD(Mem{Base: th}, y)
 	VSUBPD(x, y, y) // θ − x
 	VMOVUPD(y, Mem{Base: th})
+	if scale {
+		VMULPD(sc, y, x) // the next step's s·θ
+		VMOVUPD(x, Mem{Base: gp})
+	}
 	for _, p := range []Register{th, mp, vp, gp} {
 		ADDQ(U32(8*s.lanes), p)
 	}
