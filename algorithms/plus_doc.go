@@ -111,5 +111,7 @@ package algorithms
 //
 // Cost: the members' training dominates (three networks with Adam, the
 // linear member without); the selection costs one (N × (d+w)) × Candidates
-// product (internal/gemm) and Candidates × Contexts envelope integrals per
-// round.
+// product (internal/gemm), a cheap upper bound of each of the Candidates ×
+// Contexts knowledge-gradient terms, and the envelope integrals of only the
+// candidates whose bound reaches an earlier candidate's exact total
+// (plus_kgprune.go) per round.
