@@ -60,6 +60,7 @@ type tgModel struct {
 	hd, ha    []float64 // hessDense: z_s·v, the factors t_s ≠ 0
 	hsel      []int32   // and their duels
 	trial, dx []float64
+	sx, sy    []float64 // adam: the duels' sigmoid arguments and values
 	out       []float64 // offsets: every row's output
 	chunk     []int     // offsets: the rows of a chunk
 }
@@ -268,8 +269,9 @@ func (m *tgModel) newtonU(mb *tgMember) {
 		for i := range d {
 			g[i] = lu * mb.u[i]
 		}
+		gemm.SigmoidTo(m.nw, m.lin[:n]) // logistic.Sigmoid's bits
 		for s := range n {
-			p := logistic.Sigmoid(m.lin[s])
+			p := m.nw[s]
 			m.nw[s] = p * (1 - p)
 			idx, val := m.zd.row(s)
 			for k, j := range idx {
@@ -527,12 +529,20 @@ func (m *tgModel) adam(mb *tgMember) {
 		c := resize(m.c, m.b.rows)
 		m.c = c
 		clear(c)
+		// The duels' sigmoids at once (gemm.SigmoidTo: logistic.Sigmoid's
+		// bits), then their terms in order.
+		sx, sy := resize(m.sx, len(batch)), resize(m.sy, len(batch))
+		m.sx, m.sy = sx, sy
 		for i, du := range batch {
 			s := i
 			if !full {
 				s = m.bidx[i]
 			}
-			g := scale * logistic.Sigmoid(-(lin[s] + m.b.out[du[0]] - m.b.out[du[1]]))
+			sx[i] = -(lin[s] + m.b.out[du[0]] - m.b.out[du[1]])
+		}
+		gemm.SigmoidTo(sy, sx)
+		for i, du := range batch {
+			g := scale * sy[i]
 			c[du[0]] -= g
 			c[du[1]] += g
 		}
