@@ -332,3 +332,21 @@ func rowVecAsm(p Path, n, k int, x, b, y []float64) bool {
 	avx512Rows[vecs-nt-1][masked](k, &x[0], 0, 1, &b[0], n, &y[0], n, flagAcc, mk)
 	return true
 }
+
+// avx512OuterMask[nv−1]: the OuterMaskTo kernels for rows of nv vectors.
+var avx512OuterMask = [...]func(m int, c, v, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64){
+	avx512OuterMask1, avx512OuterMask2, avx512OuterMask3, avx512OuterMask4,
+	avx512OuterMask5, avx512OuterMask6, avx512OuterMask7, avx512OuterMask8,
+}
+
+// outerMaskAsm runs OuterMaskTo's AVX-512 kernel for rows of up to 8
+// vectors and reports whether it did (false on other paths).
+func outerMaskAsm(p Path, m, n int, c, v, h, d, y []float64) bool {
+	vecs := (n + avx512.lanes - 1) / avx512.lanes
+	if p != AVX512 || vecs > len(avx512OuterMask) {
+		return false
+	}
+	valid := n - (vecs-1)*avx512.lanes
+	avx512OuterMask[vecs-1](m, &c[0], &v[0], &h[0], n, &d[0], n, &y[0], avx512.mask(valid))
+	return true
+}

@@ -27,3 +27,5 @@ func transposeAsm(p Path, m, n int, src, dst []float64) int { return 0 }
 func rowVecAsm(p Path, n, k int, x, b, y []float64) bool { return false }
 
 func adamScaleAsm(p Path, theta, m, v, g []float64, c *[9]float64) int { return 0 }
+
+func outerMaskAsm(p Path, m, n int, c, v, h, d, y []float64) bool { return false }

@@ -12,11 +12,13 @@
 //	AddMulStridedTo       C += A·B
 //	AddTransMulStridedTo  C += Aᵀ·B
 //
-// two products fused with the element-wise step that follows them in a
+// products fused with the element-wise step that follows them in a
 // training step, the same bits as the separate passes (the kernels apply the
 // step to a tile in registers before they store it): MulStridedReLUTo
-// (MulStridedTo, then ReLU: a hidden layer of the forward pass) and
-// MulMaskTo (MulTo, then Mask: a signal of the backward pass),
+// (MulStridedTo, then ReLU: a hidden layer of the forward pass),
+// MulMaskTo (MulTo, then Mask: a signal of the backward pass), and
+// OuterMaskTo (MulMaskTo of an outer product and AddTransMulVecTo by the
+// same rows in one pass: the output signal and output-weight gradient),
 //
 // two element-wise steps decided on bits alone: ReLU (x ← +0 where the
 // sign bit is set) and Mask (d ← +0 where h is +0, the ReLU derivative),
@@ -79,7 +81,8 @@
 // AxpyRows' bits from one Axpy per row in turn, TestLog1pBitIdentical
 // math.Log1p's from Log1p, TestNormalLossBitIdentical the expression's
 // from NormalLoss, TestSigmoidToBitIdentical logistic.Sigmoid's from
-// SigmoidTo, TestSlopeKeys the pure-Go keys from every path, and
+// SigmoidTo, TestOuterMaskBitIdentical MulMaskTo's and AddTransMulVecTo's
+// from OuterMaskTo, TestSlopeKeys the pure-Go keys from every path, and
 // TestTranspose every moved value's bits.
 //
 // # Kernels

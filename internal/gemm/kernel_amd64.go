@@ -566,6 +566,30 @@ func avx512DotRows(groups int, k int, a *float64, lda int, x *float64, y *float6
 func avx512Transpose(groups int, cols int, src *float64, lds int, dst *float64, ldd int, tail uint64)
 
 //go:noescape
+func avx512OuterMask1(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask2(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask3(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask4(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask5(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask6(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask7(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
+func avx512OuterMask8(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+
+//go:noescape
 func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 
 //go:noescape

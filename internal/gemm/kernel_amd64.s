@@ -21675,6 +21675,614 @@ tnext:
 	VZEROUPPER
 	RET
 
+// func avx512OuterMask1(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask1(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD.Z (DX), K1, Z0
+	VMOVUPD.Z (R9), K1, Z1
+	VPXORQ    Z2, Z2, Z2
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z3
+	VMOVUPD.Z    (BX), K1, Z4
+	VFMADD231PD  Z4, Z3, Z1
+	VMOVAPD      Z2, Z5
+	VFMADD231PD  Z0, Z3, Z5
+	VPTESTMQ     Z4, Z4, K2
+	VMOVDQU64.Z  Z5, K2, Z5
+	VMOVUPD      Z5, K1, (DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, K1, (R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask2(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask2(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD.Z 64(DX), K1, Z2
+	VMOVUPD.Z 64(R9), K1, Z3
+	VPXORQ    Z4, Z4, Z4
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z5
+	VMOVUPD      (BX), Z6
+	VFMADD231PD  Z6, Z5, Z1
+	VMOVAPD      Z4, Z7
+	VFMADD231PD  Z0, Z5, Z7
+	VPTESTMQ     Z6, Z6, K2
+	VMOVDQU64.Z  Z7, K2, Z7
+	VMOVUPD      Z7, (DI)
+	VMOVUPD.Z    64(BX), K1, Z6
+	VFMADD231PD  Z6, Z5, Z3
+	VMOVAPD      Z4, Z7
+	VFMADD231PD  Z2, Z5, Z7
+	VPTESTMQ     Z6, Z6, K2
+	VMOVDQU64.Z  Z7, K2, Z7
+	VMOVUPD      Z7, K1, 64(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, K1, 64(R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask3(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask3(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD   64(DX), Z2
+	VMOVUPD   64(R9), Z3
+	VMOVUPD.Z 128(DX), K1, Z4
+	VMOVUPD.Z 128(R9), K1, Z5
+	VPXORQ    Z6, Z6, Z6
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z7
+	VMOVUPD      (BX), Z8
+	VFMADD231PD  Z8, Z7, Z1
+	VMOVAPD      Z6, Z9
+	VFMADD231PD  Z0, Z7, Z9
+	VPTESTMQ     Z8, Z8, K2
+	VMOVDQU64.Z  Z9, K2, Z9
+	VMOVUPD      Z9, (DI)
+	VMOVUPD      64(BX), Z8
+	VFMADD231PD  Z8, Z7, Z3
+	VMOVAPD      Z6, Z9
+	VFMADD231PD  Z2, Z7, Z9
+	VPTESTMQ     Z8, Z8, K2
+	VMOVDQU64.Z  Z9, K2, Z9
+	VMOVUPD      Z9, 64(DI)
+	VMOVUPD.Z    128(BX), K1, Z8
+	VFMADD231PD  Z8, Z7, Z5
+	VMOVAPD      Z6, Z9
+	VFMADD231PD  Z4, Z7, Z9
+	VPTESTMQ     Z8, Z8, K2
+	VMOVDQU64.Z  Z9, K2, Z9
+	VMOVUPD      Z9, K1, 128(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, 64(R9)
+	VMOVUPD Z5, K1, 128(R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask4(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask4(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD   64(DX), Z2
+	VMOVUPD   64(R9), Z3
+	VMOVUPD   128(DX), Z4
+	VMOVUPD   128(R9), Z5
+	VMOVUPD.Z 192(DX), K1, Z6
+	VMOVUPD.Z 192(R9), K1, Z7
+	VPXORQ    Z8, Z8, Z8
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z9
+	VMOVUPD      (BX), Z10
+	VFMADD231PD  Z10, Z9, Z1
+	VMOVAPD      Z8, Z11
+	VFMADD231PD  Z0, Z9, Z11
+	VPTESTMQ     Z10, Z10, K2
+	VMOVDQU64.Z  Z11, K2, Z11
+	VMOVUPD      Z11, (DI)
+	VMOVUPD      64(BX), Z10
+	VFMADD231PD  Z10, Z9, Z3
+	VMOVAPD      Z8, Z11
+	VFMADD231PD  Z2, Z9, Z11
+	VPTESTMQ     Z10, Z10, K2
+	VMOVDQU64.Z  Z11, K2, Z11
+	VMOVUPD      Z11, 64(DI)
+	VMOVUPD      128(BX), Z10
+	VFMADD231PD  Z10, Z9, Z5
+	VMOVAPD      Z8, Z11
+	VFMADD231PD  Z4, Z9, Z11
+	VPTESTMQ     Z10, Z10, K2
+	VMOVDQU64.Z  Z11, K2, Z11
+	VMOVUPD      Z11, 128(DI)
+	VMOVUPD.Z    192(BX), K1, Z10
+	VFMADD231PD  Z10, Z9, Z7
+	VMOVAPD      Z8, Z11
+	VFMADD231PD  Z6, Z9, Z11
+	VPTESTMQ     Z10, Z10, K2
+	VMOVDQU64.Z  Z11, K2, Z11
+	VMOVUPD      Z11, K1, 192(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, 64(R9)
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD Z7, K1, 192(R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask5(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask5(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD   64(DX), Z2
+	VMOVUPD   64(R9), Z3
+	VMOVUPD   128(DX), Z4
+	VMOVUPD   128(R9), Z5
+	VMOVUPD   192(DX), Z6
+	VMOVUPD   192(R9), Z7
+	VMOVUPD.Z 256(DX), K1, Z8
+	VMOVUPD.Z 256(R9), K1, Z9
+	VPXORQ    Z10, Z10, Z10
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z11
+	VMOVUPD      (BX), Z12
+	VFMADD231PD  Z12, Z11, Z1
+	VMOVAPD      Z10, Z13
+	VFMADD231PD  Z0, Z11, Z13
+	VPTESTMQ     Z12, Z12, K2
+	VMOVDQU64.Z  Z13, K2, Z13
+	VMOVUPD      Z13, (DI)
+	VMOVUPD      64(BX), Z12
+	VFMADD231PD  Z12, Z11, Z3
+	VMOVAPD      Z10, Z13
+	VFMADD231PD  Z2, Z11, Z13
+	VPTESTMQ     Z12, Z12, K2
+	VMOVDQU64.Z  Z13, K2, Z13
+	VMOVUPD      Z13, 64(DI)
+	VMOVUPD      128(BX), Z12
+	VFMADD231PD  Z12, Z11, Z5
+	VMOVAPD      Z10, Z13
+	VFMADD231PD  Z4, Z11, Z13
+	VPTESTMQ     Z12, Z12, K2
+	VMOVDQU64.Z  Z13, K2, Z13
+	VMOVUPD      Z13, 128(DI)
+	VMOVUPD      192(BX), Z12
+	VFMADD231PD  Z12, Z11, Z7
+	VMOVAPD      Z10, Z13
+	VFMADD231PD  Z6, Z11, Z13
+	VPTESTMQ     Z12, Z12, K2
+	VMOVDQU64.Z  Z13, K2, Z13
+	VMOVUPD      Z13, 192(DI)
+	VMOVUPD.Z    256(BX), K1, Z12
+	VFMADD231PD  Z12, Z11, Z9
+	VMOVAPD      Z10, Z13
+	VFMADD231PD  Z8, Z11, Z13
+	VPTESTMQ     Z12, Z12, K2
+	VMOVDQU64.Z  Z13, K2, Z13
+	VMOVUPD      Z13, K1, 256(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, 64(R9)
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD Z7, 192(R9)
+	VMOVUPD Z9, K1, 256(R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask6(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask6(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD   64(DX), Z2
+	VMOVUPD   64(R9), Z3
+	VMOVUPD   128(DX), Z4
+	VMOVUPD   128(R9), Z5
+	VMOVUPD   192(DX), Z6
+	VMOVUPD   192(R9), Z7
+	VMOVUPD   256(DX), Z8
+	VMOVUPD   256(R9), Z9
+	VMOVUPD.Z 320(DX), K1, Z10
+	VMOVUPD.Z 320(R9), K1, Z11
+	VPXORQ    Z12, Z12, Z12
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z13
+	VMOVUPD      (BX), Z14
+	VFMADD231PD  Z14, Z13, Z1
+	VMOVAPD      Z12, Z15
+	VFMADD231PD  Z0, Z13, Z15
+	VPTESTMQ     Z14, Z14, K2
+	VMOVDQU64.Z  Z15, K2, Z15
+	VMOVUPD      Z15, (DI)
+	VMOVUPD      64(BX), Z14
+	VFMADD231PD  Z14, Z13, Z3
+	VMOVAPD      Z12, Z15
+	VFMADD231PD  Z2, Z13, Z15
+	VPTESTMQ     Z14, Z14, K2
+	VMOVDQU64.Z  Z15, K2, Z15
+	VMOVUPD      Z15, 64(DI)
+	VMOVUPD      128(BX), Z14
+	VFMADD231PD  Z14, Z13, Z5
+	VMOVAPD      Z12, Z15
+	VFMADD231PD  Z4, Z13, Z15
+	VPTESTMQ     Z14, Z14, K2
+	VMOVDQU64.Z  Z15, K2, Z15
+	VMOVUPD      Z15, 128(DI)
+	VMOVUPD      192(BX), Z14
+	VFMADD231PD  Z14, Z13, Z7
+	VMOVAPD      Z12, Z15
+	VFMADD231PD  Z6, Z13, Z15
+	VPTESTMQ     Z14, Z14, K2
+	VMOVDQU64.Z  Z15, K2, Z15
+	VMOVUPD      Z15, 192(DI)
+	VMOVUPD      256(BX), Z14
+	VFMADD231PD  Z14, Z13, Z9
+	VMOVAPD      Z12, Z15
+	VFMADD231PD  Z8, Z13, Z15
+	VPTESTMQ     Z14, Z14, K2
+	VMOVDQU64.Z  Z15, K2, Z15
+	VMOVUPD      Z15, 256(DI)
+	VMOVUPD.Z    320(BX), K1, Z14
+	VFMADD231PD  Z14, Z13, Z11
+	VMOVAPD      Z12, Z15
+	VFMADD231PD  Z10, Z13, Z15
+	VPTESTMQ     Z14, Z14, K2
+	VMOVDQU64.Z  Z15, K2, Z15
+	VMOVUPD      Z15, K1, 320(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, 64(R9)
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD Z7, 192(R9)
+	VMOVUPD Z9, 256(R9)
+	VMOVUPD Z11, K1, 320(R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask7(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask7(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD   64(DX), Z2
+	VMOVUPD   64(R9), Z3
+	VMOVUPD   128(DX), Z4
+	VMOVUPD   128(R9), Z5
+	VMOVUPD   192(DX), Z6
+	VMOVUPD   192(R9), Z7
+	VMOVUPD   256(DX), Z8
+	VMOVUPD   256(R9), Z9
+	VMOVUPD   320(DX), Z10
+	VMOVUPD   320(R9), Z11
+	VMOVUPD.Z 384(DX), K1, Z12
+	VMOVUPD.Z 384(R9), K1, Z13
+	VPXORQ    Z14, Z14, Z14
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z15
+	VMOVUPD      (BX), Z16
+	VFMADD231PD  Z16, Z15, Z1
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z0, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, (DI)
+	VMOVUPD      64(BX), Z16
+	VFMADD231PD  Z16, Z15, Z3
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z2, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, 64(DI)
+	VMOVUPD      128(BX), Z16
+	VFMADD231PD  Z16, Z15, Z5
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z4, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, 128(DI)
+	VMOVUPD      192(BX), Z16
+	VFMADD231PD  Z16, Z15, Z7
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z6, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, 192(DI)
+	VMOVUPD      256(BX), Z16
+	VFMADD231PD  Z16, Z15, Z9
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z8, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, 256(DI)
+	VMOVUPD      320(BX), Z16
+	VFMADD231PD  Z16, Z15, Z11
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z10, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, 320(DI)
+	VMOVUPD.Z    384(BX), K1, Z16
+	VFMADD231PD  Z16, Z15, Z13
+	VMOVAPD      Z14, Z17
+	VFMADD231PD  Z12, Z15, Z17
+	VPTESTMQ     Z16, Z16, K2
+	VMOVDQU64.Z  Z17, K2, Z17
+	VMOVUPD      Z17, K1, 384(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, 64(R9)
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD Z7, 192(R9)
+	VMOVUPD Z9, 256(R9)
+	VMOVUPD Z11, 320(R9)
+	VMOVUPD Z13, K1, 384(R9)
+	VZEROUPPER
+	RET
+
+// func avx512OuterMask8(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// Requires: AVX, AVX512F
+TEXT ·avx512OuterMask8(SB), NOSPLIT, $0-72
+	MOVQ      m+0(FP), AX
+	MOVQ      c+8(FP), CX
+	MOVQ      v+16(FP), DX
+	MOVQ      h+24(FP), BX
+	MOVQ      ldh+32(FP), SI
+	SHLQ      $0x03, SI
+	MOVQ      d+40(FP), DI
+	MOVQ      ldd+48(FP), R8
+	SHLQ      $0x03, R8
+	MOVQ      y+56(FP), R9
+	MOVQ      mask+64(FP), R10
+	KMOVW     R10, K1
+	VMOVUPD   (DX), Z0
+	VMOVUPD   (R9), Z1
+	VMOVUPD   64(DX), Z2
+	VMOVUPD   64(R9), Z3
+	VMOVUPD   128(DX), Z4
+	VMOVUPD   128(R9), Z5
+	VMOVUPD   192(DX), Z6
+	VMOVUPD   192(R9), Z7
+	VMOVUPD   256(DX), Z8
+	VMOVUPD   256(R9), Z9
+	VMOVUPD   320(DX), Z10
+	VMOVUPD   320(R9), Z11
+	VMOVUPD   384(DX), Z12
+	VMOVUPD   384(R9), Z13
+	VMOVUPD.Z 448(DX), K1, Z14
+	VMOVUPD.Z 448(R9), K1, Z15
+	VPXORQ    Z16, Z16, Z16
+	TESTQ     AX, AX
+	JZ        store
+
+row:
+	VBROADCASTSD (CX), Z17
+	VMOVUPD      (BX), Z18
+	VFMADD231PD  Z18, Z17, Z1
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z0, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, (DI)
+	VMOVUPD      64(BX), Z18
+	VFMADD231PD  Z18, Z17, Z3
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z2, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, 64(DI)
+	VMOVUPD      128(BX), Z18
+	VFMADD231PD  Z18, Z17, Z5
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z4, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, 128(DI)
+	VMOVUPD      192(BX), Z18
+	VFMADD231PD  Z18, Z17, Z7
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z6, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, 192(DI)
+	VMOVUPD      256(BX), Z18
+	VFMADD231PD  Z18, Z17, Z9
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z8, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, 256(DI)
+	VMOVUPD      320(BX), Z18
+	VFMADD231PD  Z18, Z17, Z11
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z10, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, 320(DI)
+	VMOVUPD      384(BX), Z18
+	VFMADD231PD  Z18, Z17, Z13
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z12, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, 384(DI)
+	VMOVUPD.Z    448(BX), K1, Z18
+	VFMADD231PD  Z18, Z17, Z15
+	VMOVAPD      Z16, Z19
+	VFMADD231PD  Z14, Z17, Z19
+	VPTESTMQ     Z18, Z18, K2
+	VMOVDQU64.Z  Z19, K2, Z19
+	VMOVUPD      Z19, K1, 448(DI)
+	ADDQ         $0x08, CX
+	ADDQ         SI, BX
+	ADDQ         R8, DI
+	DECQ         AX
+	JNZ          row
+
+store:
+	VMOVUPD Z1, (R9)
+	VMOVUPD Z3, 64(R9)
+	VMOVUPD Z5, 128(R9)
+	VMOVUPD Z7, 192(R9)
+	VMOVUPD Z9, 256(R9)
+	VMOVUPD Z11, 320(R9)
+	VMOVUPD Z13, 384(R9)
+	VMOVUPD Z15, K1, 448(R9)
+	VZEROUPPER
+	RET
+
 // func avx512Adam(theta *float64, m *float64, v *float64, grad *float64, n int, c *[8]float64)
 // Requires: AVX, AVX512F
 TEXT ·avx512Adam(SB), NOSPLIT, $0-48

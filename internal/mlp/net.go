@@ -214,10 +214,12 @@ func (n *Net) backward(b *Batch, c []float64, grad []float64, keep bool) {
 		dL := b.D[a.Depth-1][d0*w : (d0+m)*w]
 		// δ_L = c vᵀ ∘ 1[h_L > 0]: an outer product (one fused multiply–add
 		// with +0 per entry) and a branch-free mask, applied by the
-		// product's kernels before they store.
-		gemm.MulMaskTo(dL, cb, v, hL, m, 1, w)
-		if grad != nil {
-			gemm.AddTransMulVecTo(n.lay.v.of(grad), hL, cb, m, w)
+		// product's kernels before they store; with the gradient, the
+		// output weights' part h_Lᵀc in the same pass over h_L.
+		if grad == nil {
+			gemm.MulMaskTo(dL, cb, v, hL, m, 1, w)
+		} else {
+			gemm.OuterMaskTo(dL, cb, v, hL, m, w, n.lay.v.of(grad))
 			if a.Bias {
 				for _, cr := range cb {
 					sOut += cr

@@ -70,6 +70,9 @@ func main() {
 		if s.avx512 {
 			dotRows(s)
 			transpose(s)
+			for nv := 1; nv <= outerMaskMax; nv++ {
+				outerMask(s, nv)
+			}
 		}
 		adam(s, false)
 		adam(s, true)
@@ -1333,6 +1336,89 @@ func transpose(s isa) {
 	}
 	DECQ(g)
 	JNZ(LabelRef("tgroup"))
+	VZEROUPPER()
+	RET()
+}
+
+// outerMaskMax is the largest number of vectors of an outerMask kernel.
+const outerMaskMax = 8
+
+// outerMask generates avx512OuterMask<nv>(m int, c, v, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
+// for rows of nv vectors (the last one limited to the lanes of mask): for
+// r < m, in turn,
+//
+//	d[r·ldd + j] ← fma(c[r], v[j], +0), then +0 where h[r·ldh + j] is +0,
+//	y[j] ← fma(c[r], h[r·ldh + j], y[j]),
+//
+// the steps of MulMaskTo(d, c, v, h, m, 1, n) and of AddTransMulVecTo(y, h,
+// c, m, n) (one chain per y[j] over the rows in order, held in registers)
+// in one pass over h: a training step's output signal and output-weight
+// gradient.
+func outerMask(s isa, nv int) {
+	TEXT(fmt.Sprintf("%sOuterMask%d", s.name, nv), NOSPLIT, "func(m int, c, v, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)")
+	Pragma("noescape")
+	n := Load(Param("m"), GP64())
+	cp := Load(Param("c"), GP64())
+	vp := Load(Param("v"), GP64())
+	hp := Load(Param("h"), GP64())
+	ldh := Load(Param("ldh"), GP64())
+	SHLQ(U8(3), ldh)
+	dp := Load(Param("d"), GP64())
+	ldd := Load(Param("ldd"), GP64())
+	SHLQ(U8(3), ldd)
+	yp := Load(Param("y"), GP64())
+	mbits := GP64()
+	Load(Param("mask"), mbits)
+	km := K()
+	KMOVW(mbits.As32(), km)
+	vecs, accs := make([]VecVirtual, nv), make([]VecVirtual, nv)
+	for q := range nv {
+		vecs[q], accs[q] = s.vec(), s.vec()
+		if q == nv-1 {
+			VMOVUPD_Z(Mem{Base: vp, Disp: 64 * q}, km, vecs[q])
+			VMOVUPD_Z(Mem{Base: yp, Disp: 64 * q}, km, accs[q])
+		} else {
+			VMOVUPD(Mem{Base: vp, Disp: 64 * q}, vecs[q])
+			VMOVUPD(Mem{Base: yp, Disp: 64 * q}, accs[q])
+		}
+	}
+	zero, cr := s.vec(), s.vec()
+	VPXORQ(zero, zero, zero)
+	TESTQ(n, n)
+	JZ(LabelRef("store"))
+	Label("row")
+	VBROADCASTSD(Mem{Base: cp}, cr)
+	for q := range nv {
+		hv, dq, k := s.vec(), s.vec(), K()
+		if q == nv-1 {
+			VMOVUPD_Z(Mem{Base: hp, Disp: 64 * q}, km, hv)
+		} else {
+			VMOVUPD(Mem{Base: hp, Disp: 64 * q}, hv)
+		}
+		VFMADD231PD(hv, cr, accs[q])
+		VMOVAPD(zero, dq)
+		VFMADD231PD(vecs[q], cr, dq)
+		VPTESTMQ(hv, hv, k)
+		VMOVDQU64_Z(dq, k, dq)
+		if q == nv-1 {
+			VMOVUPD(dq, km, Mem{Base: dp, Disp: 64 * q})
+		} else {
+			VMOVUPD(dq, Mem{Base: dp, Disp: 64 * q})
+		}
+	}
+	ADDQ(U8(8), cp)
+	ADDQ(ldh, hp)
+	ADDQ(ldd, dp)
+	DECQ(n)
+	JNZ(LabelRef("row"))
+	Label("store")
+	for q := range nv {
+		if q == nv-1 {
+			VMOVUPD(accs[q], km, Mem{Base: yp, Disp: 64 * q})
+		} else {
+			VMOVUPD(accs[q], Mem{Base: yp, Disp: 64 * q})
+		}
+	}
 	VZEROUPPER()
 	RET()
 }
