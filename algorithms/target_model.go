@@ -546,8 +546,11 @@ func (m *tgModel) adam(mb *tgMember) {
 			c[du[0]] -= g
 			c[du[1]] += g
 		}
-		for i, t := range net.Theta {
-			m.gr[i] = mb.lambda * (t - m.theta0[i])
+		// (locals: the loop keeps its slices in registers)
+		th, gr, th0, lam := net.Theta, m.gr, m.theta0, mb.lambda
+		gr, th0 = gr[:len(th)], th0[:len(th)]
+		for i, t := range th {
+			gr[i] = lam * (t - th0[i])
 		}
 		mb.net.backward(m.rows, sel, &m.b, c, m.gr, m.g1t)
 		gemm.AdamStep(net.Theta, mb.am, mb.av, m.gr, gemm.Adam{
