@@ -104,7 +104,7 @@ type NeuralADBTarget struct {
 	// ObjectivePredict: each target duel's columns of S (tgBlocks.scol),
 	// 1/κ_p at the last fill, the row → column scratch, and the target
 	// duels of each block (block i: bpair[bptr[i]:bptr[i+1]], ascending).
-	tpcol       [][2]int32
+	tpa, tpb    []int32
 	tinvk       []float64
 	colAt       []int32
 	colBuf      []int32
@@ -241,7 +241,7 @@ func (l *NeuralADBTarget) drawTargets() {
 
 // keepColumns sets the rows of the target sample whose columns S keeps:
 // under ObjectivePredict only the target duels' rows (acquire reads no
-// other entry of β), each duel's two columns in tpcol; under
+// other entry of β), each duel's two columns in tpa, tpb; under
 // ObjectivePolicy every row.
 func (l *NeuralADBTarget) keepColumns() {
 	t := l.tgt
@@ -265,13 +265,10 @@ func (l *NeuralADBTarget) keepColumns() {
 		}
 	}
 	l.colBuf, t.scol = cols, cols
-	if cap(l.tpcol) < len(l.tpairs) {
-		l.tpcol = make([][2]int32, len(l.tpairs))
-	}
-	l.tpcol = l.tpcol[:len(l.tpairs)]
+	l.tpa, l.tpb = resizeInt32(l.tpa, len(l.tpairs)), resizeInt32(l.tpb, len(l.tpairs))
 	for p, tp := range l.tpairs {
 		i := int(tp[0]) * K
-		l.tpcol[p] = [2]int32{at[i+int(tp[1])], at[i+int(tp[2])]}
+		l.tpa[p], l.tpb[p] = at[i+int(tp[1])], at[i+int(tp[2])]
 	}
 	ptr := resizeInt32(l.bptr, t.n()+1)
 	clear(ptr)

@@ -276,11 +276,11 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 		}
 		n, lo := 0, 0
 		for _, e := range skip {
-			k, used := tgRhoArgs(args[n:], beta, l.tpcol[lo:e], tden[lo:e], nu2, den, prev, &prevTotal)
+			k, used := tgRhoArgs(args[n:], beta, l.tpa[lo:e], l.tpb[lo:e], tden[lo:e], nu2, den, prev, &prevTotal)
 			n, prev = n+k, prev[used:]
 			lo = int(e) + 1
 		}
-		k, used := tgRhoArgs(args[n:], beta, l.tpcol[lo:], tden[lo:], nu2, den, prev, &prevTotal)
+		k, used := tgRhoArgs(args[n:], beta, l.tpa[lo:], l.tpb[lo:], tden[lo:], nu2, den, prev, &prevTotal)
 		n, prev = n+k, prev[used:]
 		if prevAt >= 0 {
 			out[prevAt] = tgSumLogs(prevTotal, prev) / float64(max(prevN, 1))
@@ -319,30 +319,29 @@ func tgSlopes(bs, mu, beta []float64, scale float64, best int) bool {
 }
 
 // tgRhoArgs writes −min(ρ_p², 1 − 1e−12) of the target duels with columns
-// cols and terms tden into dst (ρ_p² = c²/(den·tden_p), c = ν̂²(β_a − β_b))
-// and returns how many; alongside, it subtracts ½·prev[k] from *total for
-// the first k < min(len(cols), len(prev)) in turn, and returns how many
-// (tgSumLogs' steps).
-func tgRhoArgs(dst, beta []float64, cols [][2]int32, tden []float64, nu2, den float64, prev []float64, total *float64) (int, int) {
-	dst, tden = dst[:len(cols)], tden[:len(cols)]
-	used := min(len(cols), len(prev))
+// ca, cb and terms tden into dst (ρ_p² = c²/(den·tden_p),
+// c = ν̂²(β_a − β_b)) and returns how many; alongside, it subtracts
+// ½·prev[k] from *total for the first k < min(len(ca), len(prev)) in turn,
+// and returns how many (tgSumLogs' steps).
+func tgRhoArgs(dst, beta []float64, ca, cb []int32, tden []float64, nu2, den float64, prev []float64, total *float64) (int, int) {
+	n := len(ca)
+	dst, cb, tden = dst[:n], cb[:n], tden[:n]
+	used := min(n, len(prev))
 	prev = prev[:used]
 	t := *total
 	for p, v := range prev {
-		pc := cols[p]
-		c := nu2 * (beta[pc[0]] - beta[pc[1]])
+		c := nu2 * (beta[ca[p]] - beta[cb[p]])
 		rho2 := c * c / (den * tden[p])
 		dst[p] = -min(rho2, 1-1e-12)
 		t -= 0.5 * v
 	}
 	*total = t
-	for p := used; p < len(cols); p++ {
-		pc := cols[p]
-		c := nu2 * (beta[pc[0]] - beta[pc[1]])
+	for p := used; p < n; p++ {
+		c := nu2 * (beta[ca[p]] - beta[cb[p]])
 		rho2 := c * c / (den * tden[p])
 		dst[p] = -min(rho2, 1-1e-12)
 	}
-	return len(cols), used
+	return n, used
 }
 
 // tgSumLogs returns total − ½·v for the values v of logs in turn.

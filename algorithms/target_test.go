@@ -456,7 +456,7 @@ func TestTargetKeptColumns(t *testing.T) {
 	K := p.Arms
 	all.tgt.scol = nil
 	for i, tp := range all.tpairs {
-		all.tpcol[i] = [2]int32{tp[0]*int32(K) + tp[1], tp[0]*int32(K) + tp[2]}
+		all.tpa[i], all.tpb[i] = tp[0]*int32(K)+tp[1], tp[0]*int32(K)+tp[2]
 	}
 	kept.post.fill(kept.tgt, kept.model, false)
 	all.post.fill(all.tgt, all.model, true)
