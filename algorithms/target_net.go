@@ -269,9 +269,10 @@ func (n *tgNet) backward(x *tgRows, sel []int, b *tgBatch, c, grad, g1t []float6
 	L := a.Depth
 	dL := b.dl[L-1]
 	// The signals' masks are applied by the products' kernels (the bits of
-	// MulTo, then Mask).
-	gemm.MulMaskTo(dL, c, tgOut(a, th), b.h[L-1], rows, 1, w)
-	gemm.AddTransMulVecTo(tgOut(a, grad), b.h[L-1], c, rows, w)
+	// MulTo, then Mask); the output signal and the output weights'
+	// gradient in one pass (OuterMaskTo: MulMaskTo's and
+	// AddTransMulVecTo's bits).
+	gemm.OuterMaskTo(dL, c, tgOut(a, th), b.h[L-1], rows, w, tgOut(a, grad))
 	for l := L - 1; l >= 1; l-- {
 		gemm.AddTransMulTo(tgLayer(a, grad, l), b.dl[l], b.h[l-1], w, rows, w)
 		gemm.MulMaskTo(b.dl[l-1], b.dl[l], tgLayer(a, th, l), b.h[l-1], rows, w, w)
