@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 )
 
@@ -45,24 +46,37 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 	off := m.offsets(mb, m.c)
 	m.c = off
 	lu := m.opt.LambdaU
-	loss := func(u []float64) float64 {
-		l := 0.0
+	// margins writes plusDot(u, z_s) + off[s] of every duel into dst;
+	// loss is L at the u whose margins mg holds.
+	margins := func(dst, u []float64) {
 		for s := range n {
-			l += logistic.Softplus(-(plusDot(u, m.z[s*d:(s+1)*d]) + off[s]))
+			dst[s] = plusDot(u, m.z[s*d:(s+1)*d]) + off[s]
+		}
+	}
+	loss := func(u, mg []float64) float64 {
+		l := 0.0
+		for _, v := range mg {
+			l += logistic.Softplus(-v)
 		}
 		return l + lu/2*plusDot(u, u)
 	}
-	if cap(m.nw) < n {
-		m.nw = make([]float64, n, 2*n)
-	}
-	w := m.nw[:n]
+	w := growF(&m.nw, n)
+	mg, mt := growF(&m.nmg, n), growF(&m.nmt, n)
+	// After an accepted step mg holds the margins at the new u (the
+	// trial's, the same values) and lCur its loss: the next iteration
+	// computes neither again.
+	known, lCur := false, 0.0
 	for range iters {
+		if !known {
+			margins(mg, mb.u)
+		}
 		for i := range d {
 			m.ngrad[i] = lu * mb.u[i]
 		}
+		gemm.SigmoidTo(w, mg) // logistic.Sigmoid's bits
 		for s := range n {
 			zs := m.z[s*d : (s+1)*d]
-			p := logistic.Sigmoid(plusDot(mb.u, zs) + off[s])
+			p := w[s]
 			w[s] = p * (1 - p)
 			plusAxpy(-(1 - p), zs, m.ngrad)
 		}
@@ -96,14 +110,18 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 		if decr/2 < 1e-12 {
 			return
 		}
-		l0, t := loss(mb.u), 1.0
-		ok := false
+		l0 := lCur
+		if !known {
+			l0 = loss(mb.u, mg)
+		}
+		t, ok := 1.0, false
 		for range 40 {
 			for i := range m.ntrial {
 				m.ntrial[i] = mb.u[i] - t*m.nstep[i]
 			}
-			if loss(m.ntrial) <= l0-1e-4*t*decr {
-				ok = true
+			margins(mt, m.ntrial)
+			if lt := loss(m.ntrial, mt); lt <= l0-1e-4*t*decr {
+				ok, lCur = true, lt
 				break
 			}
 			t /= 2
@@ -112,6 +130,8 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 			return
 		}
 		copy(mb.u, m.ntrial)
+		mg, mt = mt, mg
+		known = true
 	}
 }
 

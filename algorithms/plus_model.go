@@ -61,6 +61,8 @@ type plusModel struct {
 	xblock   []float64  // blocks of rows converted from the pool (Pool.Blocks)
 	// Newton workspace.
 	nw, ngrad, nstep, ntrial, nacc []float64
+	nmg, nmt                       []float64 // margins at u and at the trial
+	nsx, nsy                       []float64 // adam's duel sigmoid arguments and values
 	hess                           *mat.SymDense
 	chol                           mat.Cholesky
 }
@@ -218,6 +220,7 @@ func (m *plusModel) adam(mb *plusNet) {
 	if cap(m.c) < len(m.uniq) {
 		m.c = make([]float64, len(m.uniq), 2*len(m.uniq))
 	}
+	sx, sy := growF(&m.nsx, len(m.duels)), growF(&m.nsy, len(m.duels))
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	lr := m.opt.LearningRate
 	steps := m.opt.Steps
@@ -228,9 +231,15 @@ func (m *plusModel) adam(mb *plusNet) {
 		b := m.forwardUniq(net)
 		c := m.c[:len(m.uniq)]
 		clear(c)
+		// The duels' sigmoids at once (gemm.SigmoidTo: logistic.Sigmoid's
+		// bits), then their terms in order.
+		for s, p := range m.duels {
+			sx[s] = -(lin[s] + b.Out[m.slot[p.Win]] - b.Out[m.slot[p.Lose]])
+		}
+		gemm.SigmoidTo(sy, sx) // (not in place: it reads x after writing dst)
 		for s, p := range m.duels {
 			iw, il := m.slot[p.Win], m.slot[p.Lose]
-			g := logistic.Sigmoid(-(lin[s] + b.Out[iw] - b.Out[il]))
+			g := sy[s]
 			c[iw] -= g
 			c[il] += g
 		}
