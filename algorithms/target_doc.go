@@ -60,8 +60,10 @@ package algorithms
 // TargetContexts contexts — or, in the fresh-context reading, from a uniform
 // reservoir of the fresh contexts seen, since the committed ones were chosen
 // by the learner; redrawn at every retrain) and for the round's candidate
-// contexts outside it: their z, h̄, the blocks Q_c = Z_c Σ Z_cᵀ and, for T,
-// S = Σ Z_Tᵀ. A duel's downdate Σ ← Σ − f u uᵀ (u = Σψ, f = κ/(1 + κψᵀu))
+// contexts outside it: their z, h̄ (policy only: predict reads the member in
+// use's scores), the blocks Q_c = Z_c Σ Z_cᵀ and, for T, S = Σ Z_Tᵀ (under
+// predict only the columns of the rows a target duel touches, the only ones
+// read). A duel's downdate Σ ← Σ − f u uᵀ (u = Σψ, f = κ/(1 + κψᵀu))
 // updates them through r = Z_T u: O(|T|·K·m) per duel, whatever the pool.
 //
 // # Choice of the duel (target_select.go)
