@@ -74,24 +74,35 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 			m.ngrad[i] = lu * mb.u[i]
 		}
 		gemm.SigmoidTo(w, mg) // logistic.Sigmoid's bits
+		// The gradient's terms −(1 − p_s) z_s (those with a non-zero
+		// factor) are added in turn, as plusAxpy adds them, by one
+		// gemm.AxpyRows.
+		gi, ga := m.nidx[:0], m.nfac[:0]
 		for s := range n {
-			zs := m.z[s*d : (s+1)*d]
 			p := w[s]
 			w[s] = p * (1 - p)
-			plusAxpy(-(1 - p), zs, m.ngrad)
+			if a := -(1 - p); a != 0 {
+				gi, ga = append(gi, int32(s)), append(ga, a)
+			}
 		}
-		// H = Σ_s w_s z_s z_sᵀ + λu I, each entry summed over s in order.
+		m.nidx, m.nfac = gi, ga
+		gemm.AxpyRows(m.ngrad[:d], m.z, d, gi, ga)
+		// H = Σ_s w_s z_s z_sᵀ + λu I, each entry summed over s in order:
+		// row i of the upper triangle adds (w_s z_si)·z_s[i:] for s in
+		// turn (gemm.AxpyRows: each product rounded before its sum).
 		acc := growF(&m.nacc, d*d)
 		clear(acc)
-		for s := range n {
-			zs := m.z[s*d : (s+1)*d]
-			for i, zi := range zs {
-				wi := w[s] * zi
-				row := acc[i*d : (i+1)*d]
-				for j := i; j < d; j++ {
-					row[j] += wi * zs[j]
-				}
+		all := m.nall
+		for s := len(all); s < n; s++ {
+			all = append(all, int32(s))
+		}
+		m.nall = all
+		col := growF(&m.ncol, n)
+		for i := range d {
+			for s := range n {
+				col[s] = w[s] * m.z[s*d+i]
 			}
+			gemm.AxpyRows(acc[i*d+i:(i+1)*d], m.z[i:], d, all[:n], col)
 		}
 		for i := range d {
 			acc[i*d+i] += lu

@@ -63,6 +63,8 @@ type plusModel struct {
 	nw, ngrad, nstep, ntrial, nacc []float64
 	nmg, nmt                       []float64 // margins at u and at the trial
 	nsx, nsy                       []float64 // adam's duel sigmoid arguments and values
+	nfac, ncol                     []float64 // gradient factors, a column of w_s z_si
+	nidx, nall                     []int32   // their duels, and 0, 1, …
 	hess                           *mat.SymDense
 	chol                           mat.Cholesky
 }
@@ -243,8 +245,11 @@ func (m *plusModel) adam(mb *plusNet) {
 			c[iw] -= g
 			c[il] += g
 		}
-		for i, t := range net.Theta {
-			m.gr[i] = mb.lambda * (t - m.theta0[i])
+		// (locals: the loop keeps its slices in registers)
+		th, gr, th0, lam := net.Theta, m.gr, m.theta0, mb.lambda
+		gr, th0 = gr[:len(th)], th0[:len(th)]
+		for i, t := range th {
+			gr[i] = lam * (t - th0[i])
 		}
 		net.Backward(b, c, m.gr)
 		// m ← β1·m + (1−β1)·g, v ← β2·v + ((1−β2)·g)·g,

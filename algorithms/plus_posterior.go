@@ -40,6 +40,7 @@ type plusPosterior struct {
 	recV    []float64 // and their variances (without ν̂²)
 	nuCache plusNuCache
 	scratch []float64
+	rows    []int32 // 0, 1, …, m−1 (covTimes)
 }
 
 func newPlusPosterior(p *Pool, width int) *plusPosterior {
@@ -227,14 +228,19 @@ func (ps *plusPosterior) add(i, j int, kappa float64) {
 // plusDot(Σ_r, ψ) forms it. Σ is held exactly symmetric (rebuild copies one
 // triangle of the inverse into both, add mirrors the triangle it updates),
 // so row k of Σ is its column k and the sums run as k scaled rows of Σ
-// added in turn into dst, vectorised across its entries.
+// added in turn into dst, vectorised across its entries (gemm.AxpyRows:
+// Axpy's bits, dst held in registers from the first row to the last).
 func (ps *plusPosterior) covTimes(dst, psi []float64) {
 	m := ps.m
 	dst = dst[:m]
 	clear(dst)
-	for k, v := range psi[:m] {
-		gemm.Axpy(dst, ps.cov[k*m:(k+1)*m], v)
+	if len(ps.rows) != m {
+		ps.rows = make([]int32, m)
+		for k := range ps.rows {
+			ps.rows[k] = int32(k)
+		}
 	}
+	gemm.AxpyRows(dst, ps.cov, m, ps.rows, psi[:m])
 }
 
 // var2 returns (z_a − z_b)ᵀ Σ (z_a − z_b) for arms a, b of context c, without ν̂².
