@@ -41,6 +41,10 @@ type plusPosterior struct {
 	nuCache plusNuCache
 	scratch []float64
 	rows    []int32 // 0, 1, …, m−1 (covTimes)
+	// rebuild's workspace: ψ and k of every duel, the duels kept, one
+	// row's terms.
+	psis, ks, fac []float64
+	kept, idx     []int32
 }
 
 func newPlusPosterior(p *Pool, width int) *plusPosterior {
@@ -74,15 +78,17 @@ func (ps *plusPosterior) rebuild(mb *plusNet, lambdaU float64, duels [][2]int, f
 	for i := range m {
 		prec.SetSym(i, i, ps.prior[i])
 	}
-	psi := make([]float64, m)
 	raw := prec.RawSymmetric()
-	for _, du := range duels {
-		k := fisher(mb.h[du[0]] - mb.h[du[1]])
-		ps.diff(psi, du[0], du[1])
-		if allFinite(psi) {
-			blas64.Syr(k, blas64.Vector{N: m, Inc: 1, Data: psi}, raw)
-		}
+	n := len(duels)
+	if cap(ps.psis) < n*m { // with room: duels only grow
+		ps.psis, ps.ks = make([]float64, n*m, 2*n*m), make([]float64, n, 2*n)
 	}
+	psis, ks := ps.psis[:n*m], ps.ks[:n]
+	for s, du := range duels {
+		ks[s] = fisher(mb.h[du[0]] - mb.h[du[1]])
+		ps.diff(psis[s*m:(s+1)*m], du[0], du[1])
+	}
+	ps.syrRows(raw.Data, psis, ks)
 	var ch mat.Cholesky
 	var inv mat.SymDense
 	if !factorizeJittered(&ch, prec) || ch.InverseTo(&inv) != nil || !allFinite(inv.RawSymmetric().Data) {
@@ -99,6 +105,37 @@ func (ps *plusPosterior) rebuild(mb *plusNet, lambdaU float64, duels [][2]int, f
 		}
 	}
 	ps.blocks(0, p.Contexts)
+}
+
+// syrRows adds k_s ψ_s ψ_sᵀ to the upper triangle of the m×m matrix a
+// (stride m) for the duels s in turn, ψ_s = psis[s·m : (s+1)·m], as
+// blas64.Syr(k_s, ψ_s) called for each duel with a finite ψ_s gives it:
+// row i gains (ψ_si k_s)·ψ_s[i:], the rows with a zero factor and the duels
+// with k_s = 0 left out, each product rounded before its sum. The rows are
+// added by gemm.AxpyRows, which keeps a row of a in registers over all
+// duels.
+func (ps *plusPosterior) syrRows(a, psis, ks []float64) {
+	m := ps.m
+	kept := ps.kept[:0]
+	for s, k := range ks {
+		if allFinite(psis[s*m:(s+1)*m]) && k != 0 {
+			kept = append(kept, int32(s))
+		}
+	}
+	ps.kept = kept
+	if len(kept) == 0 {
+		return
+	}
+	for i := range m {
+		idx, fac := ps.idx[:0], ps.fac[:0]
+		for _, s := range kept {
+			if tmp := psis[int(s)*m+i] * ks[s]; tmp != 0 {
+				idx, fac = append(idx, s), append(fac, tmp)
+			}
+		}
+		ps.idx, ps.fac = idx, fac
+		gemm.AxpyRows(a[i*m+i:i*m+m], psis[i:], m, idx, fac)
+	}
 }
 
 // grow extends the per-row state to the pool's rows.
