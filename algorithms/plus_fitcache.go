@@ -3,6 +3,7 @@ package algorithms
 import (
 	"math"
 
+	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 )
 
@@ -102,6 +103,7 @@ type plusNuCache struct {
 	pairs      map[[2]uint64]*plusNuTerms
 	call       int
 	w          []float64
+	y, ex, lg  []float64 // terms' workspace
 }
 
 // plusNuTerms are the kept terms of one (τ, ν²) pair and the call that last
@@ -134,6 +136,36 @@ func (nc *plusNuCache) end(recM, recV []float64) {
 	}
 }
 
+// terms appends to dst the terms log μ(x_s), x_s = τ m_s / √(1 + π τ² ν² v_s / 8),
+// of the records (m_s, v_s), with logistic.LogSigmoid's bits: −Softplus(−x_s),
+// Softplus(y) = y + log1p(e^{−y}) for y > 0 and log1p(e^y) otherwise, the
+// logarithms taken at once by gemm.Log1p (math.Log1p's bits).
+func (nc *plusNuCache) terms(dst []float64, tau, nu2 float64, recM, recV []float64) []float64 {
+	n := len(recM)
+	recV = recV[:n]
+	y := growF(&nc.y, n)
+	ex := growF(&nc.ex, n)
+	for s, m := range recM {
+		x := tau * m / math.Sqrt(1+math.Pi*tau*tau*nu2*recV[s]/8)
+		y[s] = -x
+		if -x > 0 {
+			ex[s] = math.Exp(x)
+		} else {
+			ex[s] = math.Exp(-x)
+		}
+	}
+	lg := growF(&nc.lg, n)
+	gemm.Log1p(lg, ex) // (not in place: it reads x after writing dst)
+	for s, v := range y {
+		sp := lg[s]
+		if v > 0 {
+			sp = v + lg[s]
+		}
+		dst = append(dst, -sp)
+	}
+	return dst
+}
+
 // ll returns fitNu's discounted log-likelihood Σ_s w_s log μ(τ m_s / √(1 + π τ² ν² v_s / 8)).
 func (nc *plusNuCache) ll(tau, nu2 float64, recM, recV, w []float64) float64 {
 	term := func(s int) float64 {
@@ -150,8 +182,8 @@ func (nc *plusNuCache) ll(tau, nu2 float64, recM, recV, w []float64) float64 {
 	if cap(e.terms) < kept { // room for this call's records and a few calls' more
 		e.terms = append(make([]float64, 0, kept+kept/4), e.terms...)
 	}
-	for s := len(e.terms); s < kept; s++ {
-		e.terms = append(e.terms, term(s))
+	if s0 := len(e.terms); s0 < kept {
+		e.terms = nc.terms(e.terms, tau, nu2, recM[s0:kept], recV[s0:kept])
 	}
 	v := 0.0
 	for s, t := range e.terms[:kept] {

@@ -92,3 +92,29 @@ func TestPlusFitCaches(t *testing.T) {
 	grow(20)
 	check("beyond the kept records", 1-1.0/200)
 }
+
+// TestPlusNuTerms: plusNuCache.terms gives logistic.LogSigmoid's bits of
+// τ m_s / √(1 + π τ² ν² v_s / 8), on both sides of 0 and of gemm.Log1p's
+// vector range (|x| near 0.88), for large margins and special values.
+func TestPlusNuTerms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	recM := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 800, -800, 40, -40, 0.8813, -0.8813, 0.8814, -0.8814, 1e-300, -1e-300}
+	for range 20000 {
+		recM = append(recM, math.Ldexp(rng.NormFloat64(), rng.IntN(12)-6))
+	}
+	recV := make([]float64, len(recM))
+	for s := range recV {
+		recV[s] = rng.ExpFloat64()
+	}
+	var nc plusNuCache
+	for _, p := range [][2]float64{{1, 1}, {0.3, 5}, {2, 0}, {1, math.Inf(1)}} {
+		tau, nu2 := p[0], p[1]
+		got := nc.terms(nil, tau, nu2, recM, recV)
+		for s, m := range recM {
+			want := logistic.LogSigmoid(tau * m / math.Sqrt(1+math.Pi*tau*tau*nu2*recV[s]/8))
+			if math.Float64bits(got[s]) != math.Float64bits(want) {
+				t.Fatalf("τ %v, ν² %v, m %v, v %v: term %v, LogSigmoid %v", tau, nu2, m, recV[s], got[s], want)
+			}
+		}
+	}
+}
