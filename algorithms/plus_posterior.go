@@ -25,22 +25,23 @@ import (
 // depend on the answers beyond the fitted ĥ, so a query's effect on Σ is
 // known before it is answered.
 type plusPosterior struct {
-	pool    *Pool
-	mb      *plusNet  // the member the posterior is of
-	m       int       // d + w
-	z       []float64 // N × m features z(x_n)
-	cov     []float64 // m × m, Σ
-	q       []float64 // Contexts × K × K blocks
-	prior   []float64 // diagonal of P's prior part
-	batch   *mlp.Batch
-	u, zu   []float64
-	nu2     float64
-	tau     float64
-	recM    []float64 // prequential margins h_win − h_lose
-	recV    []float64 // and their variances (without ν̂²)
-	nuCache plusNuCache
-	scratch []float64
-	rows    []int32 // 0, 1, …, m−1 (covTimes)
+	pool     *Pool
+	mb       *plusNet  // the member the posterior is of
+	m        int       // d + w
+	z        []float64 // N × m features z(x_n)
+	cov      []float64 // m × m, Σ
+	q        []float64 // Contexts × K × K blocks
+	prior    []float64 // diagonal of P's prior part
+	batch    *mlp.Batch
+	u, zu    []float64
+	nu2      float64
+	tau      float64
+	recM     []float64 // prequential margins h_win − h_lose
+	recV     []float64 // and their variances (without ν̂²)
+	nuCache  plusNuCache
+	scratch  []float64
+	rows     []int32   // 0, 1, …, m−1 (covTimes, blocks)
+	zt, qrow []float64 // blocks' workspace
 	// rebuild's workspace: ψ and k of every duel, the duels kept, one
 	// row's terms.
 	psis, ks, fac []float64
@@ -212,16 +213,35 @@ func (ps *plusPosterior) blocks(lo, hi int) {
 	zs := ps.scratch[:N*m]
 	z := ps.z[lo*K*m : hi*K*m]
 	gemm.MulTo(zs, z, ps.cov, N, m, m)
+	// Entry (a, b ≥ a) is plusDot(zs_a, z_b): row a of the block is
+	// Σ_k zs_ak · (Z_cᵀ)_k, the products rounded before their sums and
+	// added for k in turn from +0 (gemm.AxpyRows, the row in registers).
+	zt := growF(&ps.zt, m*K)
+	row := growF(&ps.qrow, K)
+	if len(ps.rows) != m {
+		ps.rows = plusIota(m)
+	}
 	for c := lo; c < hi; c++ {
 		blk := ps.q[c*K*K : (c+1)*K*K]
+		gemm.Transpose(zt, ps.z[c*K*m:(c+1)*K*m], K, m)
 		for a := range K {
 			za := zs[((c-lo)*K+a)*m : ((c-lo)*K+a+1)*m]
+			clear(row)
+			gemm.AxpyRows(row, zt, K, ps.rows, za)
 			for b := a; b < K; b++ {
-				v := plusDot(za, ps.z[(c*K+b)*m:(c*K+b+1)*m])
-				blk[a*K+b], blk[b*K+a] = v, v
+				blk[a*K+b], blk[b*K+a] = row[b], row[b]
 			}
 		}
 	}
+}
+
+// plusIota returns 0, 1, …, n−1.
+func plusIota(n int) []int32 {
+	s := make([]int32, n)
+	for k := range s {
+		s[k] = int32(k)
+	}
+	return s
 }
 
 // diff writes z_i − z_j into dst.
@@ -272,10 +292,7 @@ func (ps *plusPosterior) covTimes(dst, psi []float64) {
 	dst = dst[:m]
 	clear(dst)
 	if len(ps.rows) != m {
-		ps.rows = make([]int32, m)
-		for k := range ps.rows {
-			ps.rows[k] = int32(k)
-		}
+		ps.rows = plusIota(m)
 	}
 	gemm.AxpyRows(dst, ps.cov, m, ps.rows, psi[:m])
 }

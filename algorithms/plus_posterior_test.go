@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // TestPlusSyrRows: syrRows gives the bits of blas64.Syr called duel by duel
@@ -62,6 +64,53 @@ func TestPlusSyrRows(t *testing.T) {
 			for k := range got {
 				if math.Float64bits(got[k]) != math.Float64bits(want[k]) && !(math.IsNaN(got[k]) && math.IsNaN(want[k])) {
 					t.Fatalf("m = %d, n = %d, entry %d: syrRows %v, blas64.Syr %v", m, n, k, got[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// TestPlusBlocks: every block entry (a, b) is plusDot((ZΣ)_a, z_b) (the
+// upper triangle, mirrored) bit for bit, for K around the vector widths,
+// with signed zeros and an infinity in the features.
+func TestPlusBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, K := range []int{2, 7, 8, 9, 10, 17} {
+		for _, m := range []int{1, 9, 70} {
+			C := 3
+			ps := &plusPosterior{pool: &Pool{Contexts: C, Arms: K}, m: m, z: make([]float64, C*K*m), cov: make([]float64, m*m), q: make([]float64, C*K*K)}
+			for i := range ps.z {
+				switch rng.IntN(10) {
+				case 0:
+					ps.z[i] = math.Copysign(0, -1)
+				case 1:
+					ps.z[i] = 0
+				default:
+					ps.z[i] = rng.NormFloat64()
+				}
+			}
+			for i := range m {
+				for j := i; j < m; j++ {
+					v := rng.NormFloat64()
+					ps.cov[i*m+j], ps.cov[j*m+i] = v, v
+				}
+			}
+			if K == 9 {
+				ps.z[K*m+3] = math.Inf(1)
+			}
+			ps.blocks(0, C)
+			zs := make([]float64, C*K*m)
+			gemm.MulTo(zs, ps.z, ps.cov, C*K, m, m)
+			for c := range C {
+				for a := range K {
+					for b := a; b < K; b++ {
+						want := plusDot(zs[(c*K+a)*m:(c*K+a+1)*m], ps.z[(c*K+b)*m:(c*K+b+1)*m])
+						for _, got := range []float64{ps.q[c*K*K+a*K+b], ps.q[c*K*K+b*K+a]} {
+							if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+								t.Fatalf("K %d, m %d, context %d, (%d, %d): block %v, plusDot %v", K, m, c, a, b, got, want)
+							}
+						}
+					}
 				}
 			}
 		}
