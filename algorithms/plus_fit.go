@@ -53,10 +53,15 @@ func (m *plusModel) newtonU(mb *plusNet, iters int) {
 			dst[s] = plusDot(u, m.z[s*d:(s+1)*d]) + off[s]
 		}
 	}
+	ny, nsp, nex := growF(&m.nly, n), growF(&m.nlsp, n), growF(&m.nlex, n)
 	loss := func(u, mg []float64) float64 {
+		for s, v := range mg {
+			ny[s] = -v
+		}
+		plusSoftplusTo(nsp, ny, nex) // logistic.Softplus's bits
 		l := 0.0
-		for _, v := range mg {
-			l += logistic.Softplus(-v)
+		for _, v := range nsp {
+			l += v
 		}
 		return l + lu/2*plusDot(u, u)
 	}

@@ -137,33 +137,43 @@ func (nc *plusNuCache) end(recM, recV []float64) {
 }
 
 // terms appends to dst the terms log μ(x_s), x_s = τ m_s / √(1 + π τ² ν² v_s / 8),
-// of the records (m_s, v_s), with logistic.LogSigmoid's bits: −Softplus(−x_s),
-// Softplus(y) = y + log1p(e^{−y}) for y > 0 and log1p(e^y) otherwise, the
-// logarithms taken at once by gemm.Log1p (math.Log1p's bits).
+// of the records (m_s, v_s), with logistic.LogSigmoid's bits: −Softplus(−x_s)
+// by plusSoftplusTo.
 func (nc *plusNuCache) terms(dst []float64, tau, nu2 float64, recM, recV []float64) []float64 {
 	n := len(recM)
 	recV = recV[:n]
 	y := growF(&nc.y, n)
-	ex := growF(&nc.ex, n)
 	for s, m := range recM {
-		x := tau * m / math.Sqrt(1+math.Pi*tau*tau*nu2*recV[s]/8)
-		y[s] = -x
-		if -x > 0 {
-			ex[s] = math.Exp(x)
-		} else {
-			ex[s] = math.Exp(-x)
-		}
+		y[s] = -(tau * m / math.Sqrt(1+math.Pi*tau*tau*nu2*recV[s]/8))
 	}
-	lg := growF(&nc.lg, n)
-	gemm.Log1p(lg, ex) // (not in place: it reads x after writing dst)
-	for s, v := range y {
-		sp := lg[s]
-		if v > 0 {
-			sp = v + lg[s]
-		}
-		dst = append(dst, -sp)
+	sp := growF(&nc.lg, n)
+	plusSoftplusTo(sp, y, growF(&nc.ex, n))
+	for _, v := range sp {
+		dst = append(dst, -v)
 	}
 	return dst
+}
+
+// plusSoftplusTo writes logistic.Softplus(y_s) into dst, bit for bit:
+// y + log1p(e^{−y}) for y > 0 and log1p(e^y) otherwise, the logarithms
+// taken at once by gemm.Log1p (math.Log1p's bits). ex is workspace; neither
+// it nor dst may overlap y, nor each other.
+func plusSoftplusTo(dst, y, ex []float64) {
+	n := len(y)
+	dst, ex = dst[:n], ex[:n]
+	for s, v := range y {
+		if v > 0 {
+			ex[s] = math.Exp(-v)
+		} else {
+			ex[s] = math.Exp(v)
+		}
+	}
+	gemm.Log1p(dst, ex)
+	for s, v := range y {
+		if v > 0 {
+			dst[s] = v + dst[s]
+		}
+	}
 }
 
 // ll returns fitNu's discounted log-likelihood Σ_s w_s log μ(τ m_s / √(1 + π τ² ν² v_s / 8)).

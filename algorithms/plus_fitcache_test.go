@@ -93,7 +93,8 @@ func TestPlusFitCaches(t *testing.T) {
 	check("beyond the kept records", 1-1.0/200)
 }
 
-// TestPlusNuTerms: plusNuCache.terms gives logistic.LogSigmoid's bits of
+// TestPlusNuTerms: plusSoftplusTo gives logistic.Softplus's bits, and
+// plusNuCache.terms logistic.LogSigmoid's bits of
 // τ m_s / √(1 + π τ² ν² v_s / 8), on both sides of 0 and of gemm.Log1p's
 // vector range (|x| near 0.88), for large margins and special values.
 func TestPlusNuTerms(t *testing.T) {
@@ -105,6 +106,13 @@ func TestPlusNuTerms(t *testing.T) {
 	recV := make([]float64, len(recM))
 	for s := range recV {
 		recV[s] = rng.ExpFloat64()
+	}
+	sp := make([]float64, len(recM))
+	plusSoftplusTo(sp, recM, make([]float64, len(recM)))
+	for s, y := range recM {
+		if want := logistic.Softplus(y); math.Float64bits(sp[s]) != math.Float64bits(want) {
+			t.Fatalf("y %v: plusSoftplusTo %v, Softplus %v", y, sp[s], want)
+		}
 	}
 	var nc plusNuCache
 	for _, p := range [][2]float64{{1, 1}, {0.3, 5}, {2, 0}, {1, math.Inf(1)}} {

@@ -65,6 +65,7 @@ type plusModel struct {
 	nsx, nsy                       []float64 // adam's duel sigmoid arguments and values
 	nfac, ncol                     []float64 // gradient factors, a column of w_s z_si
 	nidx, nall                     []int32   // their duels, and 0, 1, …
+	nly, nlsp, nlex                []float64 // the loss's Softplus arguments, values, workspace
 	hess                           *mat.SymDense
 	chol                           mat.Cholesky
 }
