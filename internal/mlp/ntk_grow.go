@@ -129,6 +129,7 @@ type StreamKernel struct {
 	g   [][]float64 // per signal matrix m: its columns × cap, transposed
 
 	sel   [][]float64 // per signal matrix: the rows of a CommittedTo call
+	fg    []float64   // two n × n Gram matrices of FreshTo
 	tiles []float64   // three crossRows × crossBlock tiles of rowsTo
 }
 
@@ -207,14 +208,65 @@ func (k *StreamKernel) CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1
 	k.rowsRangeTo(dst, len(rows), func(m int) []float64 { return k.sel[m] }, cols, c0, c1, k.committed.halves && f.halves)
 }
 
-// FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b].
+// FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b]:
+// the bits of CrossEntry, from the Gram matrices of the rows' signals
+// (gramUpper) combined entry by entry in CrossEntry's order, without
+// CrossEntry's per-entry look-ups.
 func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
+	f := k.fresh
+	a := f.Arch
 	n := x1 - x0
-	for a := range n {
-		for b := a; b < n; b++ {
-			v := k.fresh.CrossEntry(x0+a, k.fresh, x0+b)
-			dst[a*n+b] = v
-			dst[b*n+a] = v
+	if n <= 0 {
+		return
+	}
+	nn := n * n
+	if cap(k.fg) < 2*nn {
+		k.fg = make([]float64, 2*nn)
+	}
+	dd, hh := k.fg[:nn], k.fg[nn:2*nn]
+	dst = dst[:nn]
+	x, w := f.signal(2 * a.Depth)
+	gramUpper(dst, x[x0*w:x1*w], w, n)
+	if a.Bias {
+		for i := range n {
+			for j := i; j < n; j++ {
+				dst[i*n+j]++
+			}
+		}
+	}
+	for l := range a.Depth {
+		x, w = f.signal(2*l + 1)
+		gramUpper(dd, x[x0*w:x1*w], w, n)
+		x, w = f.signal(2 * l)
+		gramUpper(hh, x[x0*w:x1*w], w, n)
+		for i := range n {
+			s, d, h := dst[i*n+i:i*n+n], dd[i*n+i:i*n+n], hh[i*n+i:i*n+n]
+			for j := range s {
+				hv := h[j]
+				if a.Bias {
+					hv++
+				}
+				s[j] += float64(d[j] * hv)
+			}
+		}
+	}
+	for i := range n {
+		for j := i; j < n; j++ {
+			v := f.Scale * dst[i*n+j]
+			dst[i*n+j] = v
+			dst[j*n+i] = v
+		}
+	}
+}
+
+// gramUpper writes ⟨x_i, x_j⟩ = floats.Dot(x_i, x_j) into dst[i·n+j] for
+// j ≥ i, where x_i is row i of x (n rows of w values).
+func gramUpper(dst, x []float64, w, n int) {
+	for i := range n {
+		xi := x[i*w : i*w+w]
+		d := dst[i*n : i*n+n]
+		for j := i; j < n; j++ {
+			d[j] = floats.Dot(xi, x[j*w:j*w+w])
 		}
 	}
 }

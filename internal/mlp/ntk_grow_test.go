@@ -157,3 +157,37 @@ func TestGrowPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestFreshToBits checks that FreshTo writes CrossEntry's bits for blocks of
+// every size and offset, with and without bias, at paper scale among others.
+func TestFreshToBits(t *testing.T) {
+	archs := append(growArchs[:len(growArchs):len(growArchs)], []struct {
+		a    Arch
+		init Init
+	}{
+		{Arch{In: 20, Width: 50, Depth: 2}, InitMirrored},
+		{Arch{In: 9, Width: 13, Depth: 2, Bias: true}, InitHe},
+	}...)
+	for _, tc := range archs {
+		t.Run(fmt.Sprintf("%+v/%s", tc.a, tc.init), func(t *testing.T) {
+			const nf = 12
+			g := newGrowCase(t, tc.a, tc.init, 3, nf)
+			k := NewStreamKernel(g.committed, g.fresh)
+			for x0 := range 3 {
+				for x1 := x0; x1 <= nf; x1++ {
+					n := x1 - x0
+					dst := make([]float64, n*n)
+					k.FreshTo(dst, x0, x1)
+					for a := range n {
+						for b := range n {
+							want := g.fresh.CrossEntry(x0+a, g.fresh, x0+b)
+							if got := dst[a*n+b]; math.Float64bits(got) != math.Float64bits(want) {
+								t.Fatalf("FreshTo(%d, %d): K(%d, %d) = %v, CrossEntry %v", x0, x1, x0+a, x0+b, got, want)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
