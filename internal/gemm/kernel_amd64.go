@@ -221,7 +221,7 @@ func avx2AxpyRows7(y *float64, x *float64, ld int, idx *int32, a *float64, n int
 func avx2AxpyRows8(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask *[4]int64)
 
 //go:noescape
-func avx2Log1p(dst *float64, x *float64, n int, c *[12]float64)
+func avx2Log1p(dst *float64, x *float64, n int, c *[14]float64) int
 
 //go:noescape
 func avx2Peak(n int)
@@ -632,7 +632,7 @@ func avx512AxpyRows7(y *float64, x *float64, ld int, idx *int32, a *float64, n i
 func avx512AxpyRows8(y *float64, x *float64, ld int, idx *int32, a *float64, n int, mask uint64)
 
 //go:noescape
-func avx512Log1p(dst *float64, x *float64, n int, c *[12]float64)
+func avx512Log1p(dst *float64, x *float64, n int, c *[14]float64) int
 
 //go:noescape
 func avx512Peak(n int)

@@ -6490,9 +6490,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx2Log1p(dst *float64, x *float64, n int, c *[12]float64)
+// func avx2Log1p(dst *float64, x *float64, n int, c *[14]float64) int
 // Requires: AVX
-TEXT ·avx2Log1p(SB), NOSPLIT, $0-32
+TEXT ·avx2Log1p(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), AX
 	MOVQ         x+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -6502,57 +6502,77 @@ TEXT ·avx2Log1p(SB), NOSPLIT, $0-32
 	VBROADCASTSD 16(BX), Y2
 	VBROADCASTSD 24(BX), Y3
 	VBROADCASTSD 88(BX), Y4
+	VBROADCASTSD 96(BX), Y5
+	VBROADCASTSD 104(BX), Y6
+	MOVQ         DX, SI
+	MOVQ         DX, DI
 	TESTQ        DX, DX
 	JZ           done
 
 loop:
-	VMOVUPD      (CX), Y5
-	VANDPD       Y4, Y5, Y6
-	VMULPD       Y2, Y5, Y7
-	VMULPD       Y5, Y7, Y7
-	VADDPD       Y3, Y5, Y11
-	VDIVPD       Y11, Y5, Y8
-	VMULPD       Y8, Y8, Y9
-	VBROADCASTSD 80(BX), Y11
-	VMULPD       Y11, Y9, Y10
-	VBROADCASTSD 72(BX), Y11
-	VADDPD       Y11, Y10, Y10
-	VMULPD       Y9, Y10, Y10
-	VBROADCASTSD 64(BX), Y11
-	VADDPD       Y11, Y10, Y10
-	VMULPD       Y9, Y10, Y10
-	VBROADCASTSD 56(BX), Y11
-	VADDPD       Y11, Y10, Y10
-	VMULPD       Y9, Y10, Y10
-	VBROADCASTSD 48(BX), Y11
-	VADDPD       Y11, Y10, Y10
-	VMULPD       Y9, Y10, Y10
-	VBROADCASTSD 40(BX), Y11
-	VADDPD       Y11, Y10, Y10
-	VMULPD       Y9, Y10, Y10
-	VBROADCASTSD 32(BX), Y11
-	VADDPD       Y11, Y10, Y10
-	VMULPD       Y9, Y10, Y10
-	VADDPD       Y7, Y10, Y10
-	VMULPD       Y8, Y10, Y10
-	VSUBPD       Y10, Y7, Y10
-	VSUBPD       Y10, Y5, Y10
-	VMULPD       Y5, Y5, Y11
-	VMULPD       Y2, Y11, Y11
-	VSUBPD       Y11, Y5, Y11
-	VCMPPD       $0x11, Y0, Y6, Y7
-	VBLENDVPD    Y7, Y11, Y10, Y10
-	VCMPPD       $0x11, Y1, Y6, Y7
-	VBLENDVPD    Y7, Y5, Y10, Y10
-	VMOVUPD      Y10, (AX)
+	VMOVUPD   (CX), Y7
+	VCMPPD    $0x1e, Y5, Y7, Y8
+	VCMPPD    $0x11, Y6, Y7, Y9
+	VANDPD    Y9, Y8, Y8
+	VMOVMSKPD Y8, R8
+	CMPL      R8, $0x0000000f
+	VANDPD    Y4, Y7, Y8
+	JNE       out
+
+back:
+	VMULPD       Y2, Y7, Y9
+	VMULPD       Y7, Y9, Y9
+	VADDPD       Y3, Y7, Y13
+	VDIVPD       Y13, Y7, Y10
+	VMULPD       Y10, Y10, Y11
+	VBROADCASTSD 80(BX), Y13
+	VMULPD       Y13, Y11, Y12
+	VBROADCASTSD 72(BX), Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y11, Y12, Y12
+	VBROADCASTSD 64(BX), Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y11, Y12, Y12
+	VBROADCASTSD 56(BX), Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y11, Y12, Y12
+	VBROADCASTSD 48(BX), Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y11, Y12, Y12
+	VBROADCASTSD 40(BX), Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y11, Y12, Y12
+	VBROADCASTSD 32(BX), Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y11, Y12, Y12
+	VADDPD       Y9, Y12, Y12
+	VMULPD       Y10, Y12, Y12
+	VSUBPD       Y12, Y9, Y12
+	VSUBPD       Y12, Y7, Y12
+	VMULPD       Y7, Y7, Y13
+	VMULPD       Y2, Y13, Y13
+	VSUBPD       Y13, Y7, Y13
+	VCMPPD       $0x11, Y0, Y8, Y9
+	VBLENDVPD    Y9, Y13, Y12, Y12
+	VCMPPD       $0x11, Y1, Y8, Y9
+	VBLENDVPD    Y9, Y7, Y12, Y12
+	VMOVUPD      Y12, (AX)
 	ADDQ         $0x00000020, CX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000004, DX
 	JNZ          loop
 
 done:
+	MOVQ DI, ret+32(FP)
 	VZEROUPPER
 	RET
+
+out:
+	CMPQ DI, SI
+	JNE  back
+	MOVQ SI, DI
+	SUBQ DX, DI
+	JMP  back
 
 // func avx2Peak(n int)
 // Requires: AVX, FMA3
@@ -22873,9 +22893,9 @@ store:
 	VZEROUPPER
 	RET
 
-// func avx512Log1p(dst *float64, x *float64, n int, c *[12]float64)
+// func avx512Log1p(dst *float64, x *float64, n int, c *[14]float64) int
 // Requires: AVX, AVX512F
-TEXT ·avx512Log1p(SB), NOSPLIT, $0-32
+TEXT ·avx512Log1p(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), AX
 	MOVQ         x+8(FP), CX
 	MOVQ         n+16(FP), DX
@@ -22885,57 +22905,77 @@ TEXT ·avx512Log1p(SB), NOSPLIT, $0-32
 	VBROADCASTSD 16(BX), Z2
 	VBROADCASTSD 24(BX), Z3
 	VBROADCASTSD 88(BX), Z4
+	VBROADCASTSD 96(BX), Z5
+	VBROADCASTSD 104(BX), Z6
+	MOVQ         DX, SI
+	MOVQ         DX, DI
 	TESTQ        DX, DX
 	JZ           done
 
 loop:
-	VMOVUPD      (CX), Z5
-	VPANDQ       Z4, Z5, Z6
-	VMULPD       Z2, Z5, Z7
-	VMULPD       Z5, Z7, Z7
-	VADDPD       Z3, Z5, Z11
-	VDIVPD       Z11, Z5, Z8
-	VMULPD       Z8, Z8, Z9
-	VBROADCASTSD 80(BX), Z11
-	VMULPD       Z11, Z9, Z10
-	VBROADCASTSD 72(BX), Z11
-	VADDPD       Z11, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VBROADCASTSD 64(BX), Z11
-	VADDPD       Z11, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VBROADCASTSD 56(BX), Z11
-	VADDPD       Z11, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VBROADCASTSD 48(BX), Z11
-	VADDPD       Z11, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VBROADCASTSD 40(BX), Z11
-	VADDPD       Z11, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VBROADCASTSD 32(BX), Z11
-	VADDPD       Z11, Z10, Z10
-	VMULPD       Z9, Z10, Z10
-	VADDPD       Z7, Z10, Z10
-	VMULPD       Z8, Z10, Z10
-	VSUBPD       Z10, Z7, Z10
-	VSUBPD       Z10, Z5, Z10
-	VMULPD       Z5, Z5, Z11
-	VMULPD       Z2, Z11, Z11
-	VSUBPD       Z11, Z5, Z11
-	VCMPPD       $0x11, Z0, Z6, K1
-	VMOVAPD      Z11, K1, Z10
-	VCMPPD       $0x11, Z1, Z6, K1
-	VMOVAPD      Z5, K1, Z10
-	VMOVUPD      Z10, (AX)
+	VMOVUPD (CX), Z7
+	VCMPPD  $0x1e, Z5, Z7, K1
+	VCMPPD  $0x11, Z6, Z7, K2
+	KANDW   K1, K2, K1
+	KMOVW   K1, R8
+	CMPL    R8, $0x000000ff
+	VPANDQ  Z4, Z7, Z8
+	JNE     out
+
+back:
+	VMULPD       Z2, Z7, Z9
+	VMULPD       Z7, Z9, Z9
+	VADDPD       Z3, Z7, Z13
+	VDIVPD       Z13, Z7, Z10
+	VMULPD       Z10, Z10, Z11
+	VBROADCASTSD 80(BX), Z13
+	VMULPD       Z13, Z11, Z12
+	VBROADCASTSD 72(BX), Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z11, Z12, Z12
+	VBROADCASTSD 64(BX), Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z11, Z12, Z12
+	VBROADCASTSD 56(BX), Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z11, Z12, Z12
+	VBROADCASTSD 48(BX), Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z11, Z12, Z12
+	VBROADCASTSD 40(BX), Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z11, Z12, Z12
+	VBROADCASTSD 32(BX), Z13
+	VADDPD       Z13, Z12, Z12
+	VMULPD       Z11, Z12, Z12
+	VADDPD       Z9, Z12, Z12
+	VMULPD       Z10, Z12, Z12
+	VSUBPD       Z12, Z9, Z12
+	VSUBPD       Z12, Z7, Z12
+	VMULPD       Z7, Z7, Z13
+	VMULPD       Z2, Z13, Z13
+	VSUBPD       Z13, Z7, Z13
+	VCMPPD       $0x11, Z0, Z8, K1
+	VMOVAPD      Z13, K1, Z12
+	VCMPPD       $0x11, Z1, Z8, K1
+	VMOVAPD      Z7, K1, Z12
+	VMOVUPD      Z12, (AX)
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, DX
 	JNZ          loop
 
 done:
+	MOVQ DI, ret+32(FP)
 	VZEROUPPER
 	RET
+
+out:
+	CMPQ DI, SI
+	JNE  back
+	MOVQ SI, DI
+	SUBQ DX, DI
+	JMP  back
 
 // func avx512Peak(n int)
 // Requires: AVX, AVX512DQ, AVX512F

@@ -9,9 +9,9 @@ const (
 	log1pSqrt2HalfM1 = -2.928932188134524755992e-01 // √2/2 − 1
 )
 
-// log1pConsts is the kernels' c: 2⁻²⁹, 2⁻⁵⁴, 0.5, 2, Lp1 … Lp7 and the
-// mask of every bit but the sign.
-var log1pConsts = [12]float64{
+// log1pConsts is the kernels' c: 2⁻²⁹, 2⁻⁵⁴, 0.5, 2, Lp1 … Lp7, the mask
+// of every bit but the sign and the ends of the kernels' range.
+var log1pConsts = [14]float64{
 	1.0 / (1 << 29), 1.0 / (1 << 54), 0.5, 2,
 	6.666666666666735130e-01, // Lp1
 	3.999999999940941908e-01, // Lp2
@@ -21,6 +21,7 @@ var log1pConsts = [12]float64{
 	1.531383769920937332e-01, // Lp6
 	1.479819860511658591e-01, // Lp7
 	math.Float64frombits(1<<63 - 1),
+	log1pSqrt2HalfM1, log1pSqrt2M1,
 }
 
 // Log1p sets dst[i] = math.Log1p(x[i]) for i < len(x), bit for bit: on the
@@ -36,12 +37,13 @@ func Log1p(dst, x []float64) {
 	if len(dst) < n {
 		panic("gemm: Log1p with dst shorter than x")
 	}
-	k := 0
+	k, first := 0, 0
 	if active == AVX2 || active == AVX512 {
-		k = log1pAsm(active, dst, x)
+		k, first = log1pAsm(active, dst, x)
 	}
-	for i, v := range x[:k] {
-		if !(v > log1pSqrt2HalfM1 && v < log1pSqrt2M1) {
+	// The kernels' arguments before first are all in range.
+	for i := first; i < k; i++ {
+		if v := x[i]; !(v > log1pSqrt2HalfM1 && v < log1pSqrt2M1) {
 			dst[i] = math.Log1p(v)
 		}
 	}

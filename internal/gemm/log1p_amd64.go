@@ -8,18 +8,19 @@ package gemm
 // math.Log1p throughout (log1p_other.go).
 
 // log1pAsm runs Log1p's kernel of path p (AVX2 or AVX512) over the longest
-// prefix of x that is a whole number of vectors and returns its length;
-// the caller replaces the arguments outside the kernel's range.
-func log1pAsm(p Path, dst, x []float64) int {
+// prefix of x that is a whole number of vectors and returns its length k
+// and the index of the first vector there with an argument outside the
+// kernel's range (k if none); the caller replaces those arguments.
+func log1pAsm(p Path, dst, x []float64) (k, first int) {
 	lanes := pathLanes(p)
 	n := len(x) / lanes * lanes
 	if n == 0 {
-		return 0
+		return 0, 0
 	}
 	if p == AVX512 {
-		avx512Log1p(&dst[0], &x[0], n, &log1pConsts)
+		first = avx512Log1p(&dst[0], &x[0], n, &log1pConsts)
 	} else {
-		avx2Log1p(&dst[0], &x[0], n, &log1pConsts)
+		first = avx2Log1p(&dst[0], &x[0], n, &log1pConsts)
 	}
-	return n
+	return n, first
 }

@@ -2,4 +2,4 @@
 
 package gemm
 
-func log1pAsm(p Path, dst, x []float64) int { return 0 }
+func log1pAsm(p Path, dst, x []float64) (k, first int) { return 0, 0 }

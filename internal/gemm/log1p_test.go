@@ -54,6 +54,39 @@ func TestLog1pBitIdentical(t *testing.T) {
 	}
 }
 
+// TestLog1pOutOfRange requires math.Log1p's bits from Log1p when the
+// arguments are in the kernels' range but for one or two outside it (NaN,
+// the range's ends, −1, large) at every position: the vector paths must
+// replace every such argument, wherever the first one is.
+func TestLog1pOutOfRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	out := []float64{math.NaN(), log1pSqrt2HalfM1, log1pSqrt2M1, -1, 3, math.Inf(1)}
+	for _, p := range Available() {
+		prev := Use(p)
+		for _, n := range []int{8, 17, 40} {
+			for i := range n {
+				for j := i; j < n; j += 9 {
+					x := make([]float64, n)
+					for k := range x {
+						x[k] = -0.01 * rng.Float64()
+					}
+					x[i] = out[rng.IntN(len(out))]
+					x[j] = out[rng.IntN(len(out))]
+					got := make([]float64, n)
+					Log1p(got, x)
+					for k, v := range x {
+						want := math.Log1p(v)
+						if math.Float64bits(got[k]) != math.Float64bits(want) && !(math.IsNaN(got[k]) && math.IsNaN(want)) {
+							t.Fatalf("%v n=%d out at %d, %d: Log1p(%v) at %d = %v, want %v", p, n, i, j, v, k, got[k], want)
+						}
+					}
+				}
+			}
+		}
+		Use(prev)
+	}
+}
+
 // BenchmarkLog1p times Log1p on 1,024 arguments of log(1 − ρ²), ρ² in
 // [0, 0.01), on every path of the machine, against a loop of math.Log1p:
 //

@@ -945,10 +945,12 @@ func axpyRows(s isa, nv int) {
 //	else:        f − (h − s·(h + R)),  f = x, h = (0.5·f)·f, s = f/(2 + f),
 //	             z = s·s, R = z·(Lp1 + z·(Lp2 + … + z·Lp7))
 //
-// with c = {2⁻²⁹, 2⁻⁵⁴, 0.5, 2, Lp1, …, Lp7, abs mask}; the caller
-// replaces the lanes outside (√2/2 − 1, √2 − 1) (package gemm's Log1p).
+// with c = {2⁻²⁹, 2⁻⁵⁴, 0.5, 2, Lp1, …, Lp7, abs mask, √2/2 − 1, √2 − 1};
+// the caller replaces the lanes outside (√2/2 − 1, √2 − 1) (package gemm's
+// Log1p), and the kernel returns the index of the first vector that holds
+// such a lane (c[12] < x < c[13] false, NaN included), n if none.
 func log1p(s isa) {
-	TEXT(s.name+"Log1p", NOSPLIT, "func(dst, x *float64, n int, c *[12]float64)")
+	TEXT(s.name+"Log1p", NOSPLIT, "func(dst, x *float64, n int, c *[14]float64) int")
 	Pragma("noescape")
 	dst := Load(Param("dst"), GP64())
 	x := Load(Param("x"), GP64())
@@ -962,16 +964,38 @@ func log1p(s isa) {
 	VBROADCASTSD(c(3), two)
 	abs := s.vec()
 	VBROADCASTSD(c(11), abs)
+	lo, hi := s.vec(), s.vec()
+	VBROADCASTSD(c(12), lo)
+	VBROADCASTSD(c(13), hi)
+	// first: the index of the first vector with a lane out of range; n0 − n
+	// is the index of the current vector.
+	n0, first, in := GP64(), GP64(), GP32()
+	MOVQ(n, n0)
+	MOVQ(n, first)
 	f, a, h, sv, z, p, t := s.vec(), s.vec(), s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
 	TESTQ(n, n)
 	JZ(LabelRef("done"))
 	Label("loop")
 	VMOVUPD(Mem{Base: x}, f)
 	if s.avx512 {
+		kl, kh := K(), K()
+		VCMPPD(U8(0x1e), lo, f, kl) // x > √2/2 − 1 (GT_OQ)
+		VCMPPD(U8(0x11), hi, f, kh) // x < √2 − 1 (LT_OQ)
+		KANDW(kl, kh, kl)
+		KMOVW(kl, in)
+		CMPL(in, U32(1<<s.lanes-1))
 		VPANDQ(abs, f, a) // |x|
 	} else {
+		ml, mh := s.vec(), s.vec()
+		VCMPPD(U8(0x1e), lo, f, ml)
+		VCMPPD(U8(0x11), hi, f, mh)
+		VANDPD(mh, ml, ml)
+		VMOVMSKPD(ml, in)
+		CMPL(in, U32(1<<s.lanes-1))
 		VANDPD(abs, f, a)
 	}
+	JNE(LabelRef("out"))
+	Label("back")
 	VMULPD(half, f, h) // 0.5·f
 	VMULPD(f, h, h)    // h = (0.5·f)·f
 	VADDPD(two, f, t)  // 2 + f
@@ -1013,8 +1037,16 @@ func log1p(s isa) {
 	SUBQ(U32(s.lanes), n)
 	JNZ(LabelRef("loop"))
 	Label("done")
+	Store(first, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+	// A vector with a lane out of range: keep the first one's index.
+	Label("out")
+	CMPQ(first, n0)
+	JNE(LabelRef("back"))
+	MOVQ(n0, first)
+	SUBQ(n, first)
+	JMP(LabelRef("back"))
 }
 
 // markAbove generates avx2MarkAbove(mask *uint8, x, s, y *float64, n int,
