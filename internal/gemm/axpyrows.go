@@ -1,5 +1,7 @@
 package gemm
 
+import "math"
+
 // AxpyRows sets, for t = 0, 1, …, len(idx)−1 in turn,
 //
 //	y[i] ← y[i] + a[t]·x[idx[t]·ld + i]   (i < len(y)),
@@ -15,10 +17,8 @@ func AxpyRows(y, x []float64, ld int, idx []int32, a []float64) {
 	if len(a) < len(idx) || ld < 0 {
 		panic("gemm: AxpyRows with fewer factors than rows, or a negative stride")
 	}
-	for _, r := range idx {
-		if r < 0 || int(r)*ld+n > len(x) {
-			panic("gemm: AxpyRows with a row out of range")
-		}
+	if len(idx) > 0 && !rowsFit(idx, ld, n, len(x)) {
+		panic("gemm: AxpyRows with a row out of range")
 	}
 	if n == 0 || len(idx) == 0 {
 		return
@@ -34,4 +34,29 @@ func AxpyRows(y, x []float64, ld int, idx []int32, a []float64) {
 			y[i] += float64(at * row[i])
 		}
 	}
+}
+
+// rowsFit reports whether every row r of idx satisfies r ≥ 0 and
+// r·ld + n ≤ lx (ld ≥ 0, idx not empty): one pass for the largest row as
+// an unsigned number (a negative row is then above math.MaxInt32), in four
+// independent maxima, then one test of it.
+func rowsFit(idx []int32, ld, n, lx int) bool {
+	var m0, m1, m2, m3 uint32
+	for len(idx) >= 4 {
+		m0 = max(m0, uint32(idx[0]))
+		m1 = max(m1, uint32(idx[1]))
+		m2 = max(m2, uint32(idx[2]))
+		m3 = max(m3, uint32(idx[3]))
+		idx = idx[4:]
+	}
+	for _, r := range idx {
+		m0 = max(m0, uint32(r))
+	}
+	m := max(m0, m1, m2, m3)
+	if m > math.MaxInt32 || n > lx {
+		return false
+	}
+	// m·ld ≥ ld > lx when ld > lx and m > 0 (and m·ld would overflow
+	// from ld > 2³² on).
+	return m == 0 || ld <= lx && int(m)*ld <= lx-n
 }

@@ -71,6 +71,51 @@ func TestAxpyRowsChecks(t *testing.T) {
 	}
 }
 
+// TestAxpyRowsFit requires AxpyRows' range test to agree with the test of
+// each row on its own (r ≥ 0 and r·ld + len(y) ≤ len(x)) on rows at, just
+// inside and just past the end of x, negative rows, zero and long strides
+// and y longer than x, wherever the offending row is in idx.
+func TestAxpyRowsFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	for range 20000 {
+		lx, n, ld := rng.IntN(40), rng.IntN(12), rng.IntN(50)
+		idx := make([]int32, 1+rng.IntN(6))
+		for k := range idx {
+			idx[k] = int32(rng.IntN(8))
+			if ld > 0 && rng.IntN(3) == 0 {
+				idx[k] = int32((lx-n)/ld + rng.IntN(3) - 1) // the last row that fits, ±1
+			}
+			if rng.IntN(10) == 0 {
+				idx[k] = []int32{-1, -2, math.MinInt32, math.MaxInt32}[rng.IntN(4)]
+			}
+		}
+		want := true
+		for _, r := range idx {
+			if r < 0 || int(r)*ld+n > lx {
+				want = false
+			}
+		}
+		y, x, a := make([]float64, n), make([]float64, lx), make([]float64, len(idx))
+		panicked := func() (p bool) {
+			defer func() { p = recover() != nil }()
+			AxpyRows(y, x, ld, idx, a)
+			return false
+		}()
+		if panicked == want {
+			t.Fatalf("AxpyRows(len(y)=%d, len(x)=%d, ld=%d, idx=%v): panicked %t, want %t", n, lx, ld, idx, panicked, !want)
+		}
+	}
+	big := make([]float64, 4)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("stride 2⁴⁰: no panic")
+			}
+		}()
+		AxpyRows(big[:1], big, 1<<40, []int32{0, 1 << 30}, []float64{1, 1})
+	}()
+}
+
 // BenchmarkAxpyRows times the sparse first layer of a width-50 network on
 // rows of 10 non-zeros among 70 inputs: one AxpyRows per row against one
 // Axpy per non-zero, on every path of the machine:
@@ -96,6 +141,23 @@ func BenchmarkAxpyRows(b *testing.B) {
 				for t, r := range idx {
 					Axpy(y, x[int(r)*w:int(r+1)*w], a[t])
 				}
+			}
+		})
+		Use(prev)
+	}
+	// A short y over many rows, as in a Hessian's last rows (20 of 400
+	// duels' features).
+	const hn, hd = 400, 20
+	hx, hy, ha := randSlice(rng, hn*hd), make([]float64, 4), randSlice(rng, hn)
+	hidx := make([]int32, hn)
+	for t := range hidx {
+		hidx[t] = int32(t)
+	}
+	for _, p := range Available() {
+		prev := Use(p)
+		b.Run(p.String()+"/long", func(b *testing.B) {
+			for b.Loop() {
+				AxpyRows(hy, hx, hd, hidx, ha)
 			}
 		})
 		Use(prev)
