@@ -218,6 +218,9 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 	bs := make([]float64, K)
 	var tbest []int // ObjectivePolicy: each target context's plusArgmax
 	if l.obj == ObjectivePolicy {
+		if l.ws.keys == nil {
+			l.ws.keys = new([16]int64)
+		}
 		tbest = make([]int, t.n())
 		for c := range tbest {
 			tbest[c] = plusArgmax(t.h[c*K : (c+1)*K])
@@ -248,14 +251,26 @@ func (l *NeuralADBTarget) acquire(cands []tgCand, duels []tgDuel) []float64 {
 			// other than the best passes kgPass (its envelope has one
 			// line), and a sum from +0 is unchanged by +0 terms: those
 			// contexts are left out.
+			// Up to kgNetArms arms, the test and the slope keys of
+			// kgSortNet are one gemm.SlopeKeys call (best always passes,
+			// so n < 2 is tgSlopes' false) and tgKGAdd sorts from them.
 			out = append(out, 0)
 			for c := range t.n() {
 				mu := t.h[c*K : (c+1)*K]
 				best := tbest[c]
-				if !tgSlopes(bs, mu, beta[c*K:(c+1)*K], scale, best) {
-					continue
+				if K <= kgNetArms {
+					tgScale(bs, beta[c*K:(c+1)*K], scale)
+					n := gemm.SlopeKeys(l.ws.keys, mu, bs, best)
+					if n < 2 {
+						continue
+					}
+					tgKGAdd(&l.ws, len(out)-1, mu, bs, n)
+				} else {
+					if !tgSlopes(bs, mu, beta[c*K:(c+1)*K], scale, best) {
+						continue
+					}
+					l.ws.add(len(out)-1, mu, bs, best)
 				}
-				l.ws.add(len(out)-1, mu, bs, best)
 				if l.ws.full() {
 					l.ws.flush(out)
 				}
@@ -316,6 +331,14 @@ func tgSlopes(bs, mu, beta []float64, scale float64, best int) bool {
 		}
 	}
 	return pass
+}
+
+// tgScale writes bs[a] = scale·beta[a].
+func tgScale(bs, beta []float64, scale float64) {
+	bs = bs[:len(beta)]
+	for a, v := range beta {
+		bs[a] = scale * v
+	}
 }
 
 // tgRhoArgs writes −min(ρ_p², 1 − 1e−12) of the target duels with columns
