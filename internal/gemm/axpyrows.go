@@ -38,10 +38,14 @@ func AxpyRows(y, x []float64, ld int, idx []int32, a []float64) {
 
 // rowsFit reports whether every row r of idx satisfies r ≥ 0 and
 // r·ld + n ≤ lx (ld ≥ 0, idx not empty): one pass for the largest row as
-// an unsigned number (a negative row is then above math.MaxInt32), in four
-// independent maxima, then one test of it.
+// an unsigned number (a negative row is then above math.MaxInt32), by the
+// vector kernel over whole vectors on the AVX2 and AVX512 paths and in four
+// independent maxima otherwise, then one test of it.
 func rowsFit(idx []int32, ld, n, lx int) bool {
 	var m0, m1, m2, m3 uint32
+	if k := len(idx) &^ 7; k > 0 && (active == AVX2 || active == AVX512) {
+		m0, idx = maxRowAsm(idx[:k]), idx[k:]
+	}
 	for len(idx) >= 4 {
 		m0 = max(m0, uint32(idx[0]))
 		m1 = max(m1, uint32(idx[1]))

@@ -32,3 +32,7 @@ func axpyRowsAsm(p Path, y, x []float64, ld int, idx []int32, a []float64) {
 		}
 	}
 }
+
+// maxRowAsm returns the largest idx[t] as an unsigned number, len(idx) a
+// positive multiple of 8 (AVX2, on the AVX2 and AVX512 paths).
+func maxRowAsm(idx []int32) uint32 { return avx2MaxRow(&idx[0], len(idx)) }

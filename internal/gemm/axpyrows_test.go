@@ -74,36 +74,13 @@ func TestAxpyRowsChecks(t *testing.T) {
 // TestAxpyRowsFit requires AxpyRows' range test to agree with the test of
 // each row on its own (r ≥ 0 and r·ld + len(y) ≤ len(x)) on rows at, just
 // inside and just past the end of x, negative rows, zero and long strides
-// and y longer than x, wherever the offending row is in idx.
+// and y longer than x, wherever the offending row is in idx (in the vector
+// pass or its tail), on every path of the machine.
 func TestAxpyRowsFit(t *testing.T) {
-	rng := rand.New(rand.NewPCG(12, 12))
-	for range 20000 {
-		lx, n, ld := rng.IntN(40), rng.IntN(12), rng.IntN(50)
-		idx := make([]int32, 1+rng.IntN(6))
-		for k := range idx {
-			idx[k] = int32(rng.IntN(8))
-			if ld > 0 && rng.IntN(3) == 0 {
-				idx[k] = int32((lx-n)/ld + rng.IntN(3) - 1) // the last row that fits, ±1
-			}
-			if rng.IntN(10) == 0 {
-				idx[k] = []int32{-1, -2, math.MinInt32, math.MaxInt32}[rng.IntN(4)]
-			}
-		}
-		want := true
-		for _, r := range idx {
-			if r < 0 || int(r)*ld+n > lx {
-				want = false
-			}
-		}
-		y, x, a := make([]float64, n), make([]float64, lx), make([]float64, len(idx))
-		panicked := func() (p bool) {
-			defer func() { p = recover() != nil }()
-			AxpyRows(y, x, ld, idx, a)
-			return false
-		}()
-		if panicked == want {
-			t.Fatalf("AxpyRows(len(y)=%d, len(x)=%d, ld=%d, idx=%v): panicked %t, want %t", n, lx, ld, idx, panicked, !want)
-		}
+	for _, p := range Available() {
+		prev := Use(p)
+		axpyRowsFitCases(t, p)
+		Use(prev)
 	}
 	big := make([]float64, 4)
 	func() {
@@ -114,6 +91,49 @@ func TestAxpyRowsFit(t *testing.T) {
 		}()
 		AxpyRows(big[:1], big, 1<<40, []int32{0, 1 << 30}, []float64{1, 1})
 	}()
+}
+
+// axpyRowsFitCases runs TestAxpyRowsFit's random cases on path p.
+func axpyRowsFitCases(t *testing.T, p Path) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	for range 20000 {
+		lx, n, ld := rng.IntN(400), rng.IntN(12), rng.IntN(50)
+		// Up to 40 rows (the vector pass and its tail) that fit when rows
+		// can, then the last row that fits (±1) and a negative or huge row
+		// at random positions.
+		fit := 8
+		if ld > 0 && lx >= n {
+			fit = (lx-n)/ld + 1
+		}
+		idx := make([]int32, 1+rng.IntN(40))
+		for k := range idx {
+			idx[k] = int32(rng.IntN(fit))
+		}
+		for range rng.IntN(3) {
+			k := rng.IntN(len(idx))
+			if ld > 0 {
+				idx[k] = int32((lx-n)/ld + rng.IntN(3) - 1)
+			}
+			if rng.IntN(4) == 0 {
+				idx[k] = []int32{-1, -2, math.MinInt32, math.MaxInt32}[rng.IntN(4)]
+			}
+		}
+		want := true
+		for _, r := range idx {
+			if r < 0 || int(r)*ld+n > lx {
+				want = false
+			}
+		}
+		y, x, a := make([]float64, n), make([]float64, lx), make([]float64, len(idx))
+		panicked := func() (got bool) {
+			defer func() { got = recover() != nil }()
+			AxpyRows(y, x, ld, idx, a)
+			return false
+		}()
+		if panicked == want {
+			t.Fatalf("%v: AxpyRows(len(y)=%d, len(x)=%d, ld=%d, idx=%v): panicked %t, want %t", p, n, lx, ld, idx, panicked, !want)
+		}
+	}
 }
 
 // BenchmarkAxpyRows times the sparse first layer of a width-50 network on

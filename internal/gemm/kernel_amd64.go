@@ -230,6 +230,9 @@ func avx2Peak(n int)
 func avx2MarkAbove(mask *uint8, x *float64, s *float64, y *float64, n int, c *[2]float64)
 
 //go:noescape
+func avx2MaxRow(idx *int32, n int) uint32
+
+//go:noescape
 func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 
 //go:noescape

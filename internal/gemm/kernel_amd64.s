@@ -6651,6 +6651,29 @@ done:
 	VZEROUPPER
 	RET
 
+// func avx2MaxRow(idx *int32, n int) uint32
+// Requires: AVX, AVX2
+TEXT ·avx2MaxRow(SB), NOSPLIT, $0-20
+	MOVQ  idx+0(FP), AX
+	MOVQ  n+8(FP), CX
+	VPXOR Y0, Y0, Y0
+
+loop:
+	VPMAXUD      (AX), Y0, Y0
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	JNZ          loop
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMAXUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMAXUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func avx512Tile1x1(k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int, mask uint64)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·avx512Tile1x1(SB), NOSPLIT, $0-88

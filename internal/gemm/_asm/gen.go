@@ -84,6 +84,7 @@ func main() {
 		peak(s)
 		if !s.avx512 {
 			markAbove(s)
+			maxRow()
 		}
 	}
 	Generate()
@@ -1451,6 +1452,35 @@ func outerMask(s isa, nv int) {
 			VMOVUPD(accs[q], Mem{Base: yp, Disp: 64 * q})
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// maxRow generates avx2MaxRow(idx *int32, n int) uint32 for n a positive
+// multiple of 8: the largest idx[t] as an unsigned number (a negative row
+// above every valid one), package gemm's range test of AxpyRows' rows.
+func maxRow() {
+	TEXT("avx2MaxRow", NOSPLIT, "func(idx *int32, n int) uint32")
+	Pragma("noescape")
+	p := Load(Param("idx"), GP64())
+	n := Load(Param("n"), GP64())
+	m := YMM()
+	VPXOR(m, m, m)
+	Label("loop")
+	VPMAXUD(Mem{Base: p}, m, m)
+	ADDQ(U32(32), p)
+	SUBQ(U32(8), n)
+	JNZ(LabelRef("loop"))
+	x, t := XMM(), XMM()
+	VEXTRACTI128(U8(1), m, x)
+	VPMAXUD(m.AsX(), x, x)
+	VPSHUFD(U8(0x4e), x, t) // swap the 64-bit halves
+	VPMAXUD(t, x, x)
+	VPSHUFD(U8(0xb1), x, t) // swap neighbouring 32-bit lanes
+	VPMAXUD(t, x, x)
+	r := GP32()
+	VMOVD(x, r)
+	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
