@@ -15,11 +15,20 @@ func tgKGAdd(ws *kgScratch, j int, mu, b []float64, n int) {
 	}
 	sb, sm, keys := ws.sb[:n], ws.sm[:n], ws.keys
 	kgNet10(keys)
-	for k := range sb {
+	// kgInsertion moves nothing unless a line is below its predecessor
+	// in its order (its first comparison, made here during the gather).
+	a := keys[0] & 15
+	sb[0], sm[0] = b[a], mu[a]
+	out := false
+	for k := 1; k < len(sb); k++ {
 		a := keys[k&15] & 15
-		sb[k], sm[k] = b[a], mu[a]
+		bk, mk := b[a], mu[a]
+		sb[k], sm[k] = bk, mk
+		out = out || bk < sb[k-1] || (bk == sb[k-1] && mk < sm[k-1])
 	}
-	kgInsertion(sb, sm)
+	if out {
+		kgInsertion(sb, sm)
+	}
 	ws.calls = append(ws.calls, kgCall{j: int32(j), segs: int32(tgEnvelope(sb, sm, ws))})
 }
 
