@@ -239,10 +239,17 @@ func kgSegments(mu, b []float64, best int, ws *kgScratch) int {
 	if n < 2 {
 		return 0
 	}
-	// Upper envelope by increasing slope; env holds positions in (sb, sm),
-	// cut[k] the z where env[k] takes over from env[k−1].
+	return kgEnvelope(sb[:n], sm[:n], ws)
+}
+
+// kgEnvelope appends the segments of the upper envelope of the n ≥ 2 lines
+// sm[i] + sb[i]·z (sorted by increasing slope, then increasing mean; n =
+// len(sb)) to ws.db (slope steps) and ws.cs (|cut|), and returns their
+// number. env holds positions in (sb, sm), cut[k] the z where env[k] takes
+// over from env[k−1].
+func kgEnvelope(sb, sm []float64, ws *kgScratch) int {
 	env, cut := ws.env[:0], ws.cut[:0]
-	for i := range n {
+	for i := range sb {
 		bi, mi := sb[i], sm[i]
 		// z ends as the cut with the top that stays, −∞ if none does (a
 		// line of the same slope can only be the top, and only at first).

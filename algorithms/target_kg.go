@@ -1,11 +1,9 @@
 package algorithms
 
-import "math"
-
 // tgKGAdd defers plusKG(mu, b, best, ws) for total j, as kgScratch.add,
 // for lines whose gemm.SlopeKeys keys are in ws.keys (n of them pass
 // kgPass, n ≥ 2; len(mu) ≤ kgNetArms): kgSortNet's order from those keys,
-// then tgEnvelope. The segments are kgSegments', so flush adds the same
+// then kgEnvelope. The segments are kgSegments', so flush adds the same
 // bits.
 func tgKGAdd(ws *kgScratch, j int, mu, b []float64, n int) {
 	K := len(mu)
@@ -29,42 +27,5 @@ func tgKGAdd(ws *kgScratch, j int, mu, b []float64, n int) {
 	if out {
 		kgInsertion(sb, sm)
 	}
-	ws.calls = append(ws.calls, kgCall{j: int32(j), segs: int32(tgEnvelope(sb, sm, ws))})
-}
-
-// tgEnvelope is kgSegments' upper envelope of the n ≥ 2 lines
-// sm[i] + sb[i]·z (in kgSortNet's order, n = len(sb)): the same cuts and
-// tests in the same order, so the segments it appends to ws.db and ws.cs
-// are kgSegments' bits. It returns their number.
-func tgEnvelope(sb, sm []float64, ws *kgScratch) int {
-	n := len(sb)
-	env, cut := ws.env[:0], ws.cut[:0]
-	for i := range n {
-		bi, mi := sb[i], sm[i]
-		z := math.Inf(-1)
-		for len(env) > 0 {
-			top := env[len(env)-1]
-			if sb[top] == bi {
-				env = env[:len(env)-1]
-				cut = cut[:len(cut)-1]
-				continue
-			}
-			z = (sm[top] - mi) / (bi - sb[top])
-			if len(env) > 1 && z <= cut[len(cut)-1] {
-				env = env[:len(env)-1]
-				cut = cut[:len(cut)-1]
-				continue
-			}
-			break
-		}
-		env = append(env, i)
-		cut = append(cut, z)
-	}
-	L := len(env)
-	ws.env, ws.cut = env[:L], cut[:L]
-	for k := 1; k < L; k++ {
-		ws.db = append(ws.db, sb[env[k]]-sb[env[k-1]])
-		ws.cs = append(ws.cs, math.Abs(cut[k]))
-	}
-	return L - 1
+	ws.calls = append(ws.calls, kgCall{j: int32(j), segs: int32(kgEnvelope(sb, sm, ws))})
 }
