@@ -1121,65 +1121,12 @@ func dotRows(s isa) {
 	KMOVW(tb.As32(), km)
 	rem := Load(Param("k"), GP64())
 	ANDQ(U8(7), rem)
-	s3, s5, s7 := GP64(), GP64(), GP64()
-	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, s3)
-	LEAQ(Mem{Base: lda, Index: lda, Scale: 4}, s5)
-	LEAQ(Mem{Base: s3, Index: lda, Scale: 4}, s7)
+	rs := newRows8(lda)
 	ap, bp, xp, kk := GP64(), GP64(), GP64(), GP64()
-	row := func(base Register, r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: base}
-		case 1:
-			return Mem{Base: base, Index: lda, Scale: 1}
-		case 2:
-			return Mem{Base: base, Index: lda, Scale: 2}
-		case 3:
-			return Mem{Base: base, Index: s3, Scale: 1}
-		case 4:
-			return Mem{Base: base, Index: lda, Scale: 4}
-		case 5:
-			return Mem{Base: base, Index: s5, Scale: 1}
-		case 6:
-			return Mem{Base: base, Index: s3, Scale: 2}
-		default:
-			return Mem{Base: base, Index: s7, Scale: 1}
-		}
-	}
 	// transpose loads 8 rows from base (under km if masked) and returns
 	// the 8 columns.
 	transpose := func(base Register, masked bool) [8]VecVirtual {
-		var r, t, u, c [8]VecVirtual
-		for i := range r {
-			r[i] = s.vec()
-			if masked {
-				VMOVUPD_Z(row(base, i), km, r[i])
-			} else {
-				VMOVUPD(row(base, i), r[i])
-			}
-		}
-		for i := 0; i < 8; i += 2 {
-			t[i], t[i+1] = s.vec(), s.vec()
-			VUNPCKLPD(r[i+1], r[i], t[i])   // (r_i[0], r_i+1[0]), (r_i[2], r_i+1[2]), …
-			VUNPCKHPD(r[i+1], r[i], t[i+1]) // (r_i[1], r_i+1[1]), (r_i[3], r_i+1[3]), …
-		}
-		// u[0], u[1]: columns {0,4}, {2,6} of rows 0–3; u[2], u[3]: {1,5},
-		// {3,7}; u[4..7] the same of rows 4–7.
-		for h := range 2 {
-			for p := range 2 {
-				lo, hi := t[4*h+p], t[4*h+p+2]
-				u[4*h+2*p], u[4*h+2*p+1] = s.vec(), s.vec()
-				VSHUFF64X2(U8(0x88), hi, lo, u[4*h+2*p])
-				VSHUFF64X2(U8(0xdd), hi, lo, u[4*h+2*p+1])
-			}
-		}
-		// Column j from u of rows 0–3 and rows 4–7.
-		for q, cols := range [4][2]int{{0, 4}, {2, 6}, {1, 5}, {3, 7}} {
-			c[cols[0]], c[cols[1]] = s.vec(), s.vec()
-			VSHUFF64X2(U8(0x88), u[4+q], u[q], c[cols[0]])
-			VSHUFF64X2(U8(0xdd), u[4+q], u[q], c[cols[1]])
-		}
-		return c
+		return transpose8(s, rs.load(s, base, masked, km))
 	}
 	// groups runs n (1 or 2) groups of 8 rows side by side: one chain per
 	// row as with one group, two independent chains in flight per lane.
@@ -1279,60 +1226,10 @@ func transpose(s isa) {
 	KMOVW(tb.As32(), km)
 	rem := Load(Param("cols"), GP64())
 	ANDQ(U8(7), rem)
-	s3, s5, s7 := GP64(), GP64(), GP64()
-	LEAQ(Mem{Base: lds, Index: lds, Scale: 2}, s3)
-	LEAQ(Mem{Base: lds, Index: lds, Scale: 4}, s5)
-	LEAQ(Mem{Base: s3, Index: lds, Scale: 4}, s7)
+	rs := newRows8(lds)
 	sp, dp, kk := GP64(), GP64(), GP64()
-	row := func(r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: sp}
-		case 1:
-			return Mem{Base: sp, Index: lds, Scale: 1}
-		case 2:
-			return Mem{Base: sp, Index: lds, Scale: 2}
-		case 3:
-			return Mem{Base: sp, Index: s3, Scale: 1}
-		case 4:
-			return Mem{Base: sp, Index: lds, Scale: 4}
-		case 5:
-			return Mem{Base: sp, Index: s5, Scale: 1}
-		case 6:
-			return Mem{Base: sp, Index: s3, Scale: 2}
-		default:
-			return Mem{Base: sp, Index: s7, Scale: 1}
-		}
-	}
 	block := func(masked bool) [8]VecVirtual {
-		var r, t, u, c [8]VecVirtual
-		for i := range r {
-			r[i] = s.vec()
-			if masked {
-				VMOVUPD_Z(row(i), km, r[i])
-			} else {
-				VMOVUPD(row(i), r[i])
-			}
-		}
-		for i := 0; i < 8; i += 2 {
-			t[i], t[i+1] = s.vec(), s.vec()
-			VUNPCKLPD(r[i+1], r[i], t[i])
-			VUNPCKHPD(r[i+1], r[i], t[i+1])
-		}
-		for h := range 2 {
-			for p := range 2 {
-				lo, hi := t[4*h+p], t[4*h+p+2]
-				u[4*h+2*p], u[4*h+2*p+1] = s.vec(), s.vec()
-				VSHUFF64X2(U8(0x88), hi, lo, u[4*h+2*p])
-				VSHUFF64X2(U8(0xdd), hi, lo, u[4*h+2*p+1])
-			}
-		}
-		for q, cols := range [4][2]int{{0, 4}, {2, 6}, {1, 5}, {3, 7}} {
-			c[cols[0]], c[cols[1]] = s.vec(), s.vec()
-			VSHUFF64X2(U8(0x88), u[4+q], u[q], c[cols[0]])
-			VSHUFF64X2(U8(0xdd), u[4+q], u[q], c[cols[1]])
-		}
-		return c
+		return transpose8(s, rs.load(s, sp, masked, km))
 	}
 	Label("tgroup")
 	MOVQ(at, sp)
@@ -1483,4 +1380,82 @@ func maxRow() {
 	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
+}
+
+// rows8 addresses 8 rows ld bytes apart from a base register: ld, 3·ld,
+// 5·ld and 7·ld in registers, so that every row is one addressing mode.
+type rows8 struct{ ld, s3, s5, s7 Register }
+
+// newRows8 sets the multiples of ld that rows8 addresses with.
+func newRows8(ld Register) rows8 {
+	s3, s5, s7 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: ld, Index: ld, Scale: 2}, s3)
+	LEAQ(Mem{Base: ld, Index: ld, Scale: 4}, s5)
+	LEAQ(Mem{Base: s3, Index: ld, Scale: 4}, s7)
+	return rows8{ld, s3, s5, s7}
+}
+
+// mem returns the address of row r (0–7) from base.
+func (rs rows8) mem(base Register, r int) Mem {
+	switch r {
+	case 0:
+		return Mem{Base: base}
+	case 1:
+		return Mem{Base: base, Index: rs.ld, Scale: 1}
+	case 2:
+		return Mem{Base: base, Index: rs.ld, Scale: 2}
+	case 3:
+		return Mem{Base: base, Index: rs.s3, Scale: 1}
+	case 4:
+		return Mem{Base: base, Index: rs.ld, Scale: 4}
+	case 5:
+		return Mem{Base: base, Index: rs.s5, Scale: 1}
+	case 6:
+		return Mem{Base: base, Index: rs.s3, Scale: 2}
+	default:
+		return Mem{Base: base, Index: rs.s7, Scale: 1}
+	}
+}
+
+// load loads the 8 rows from base into new registers (under km if masked).
+func (rs rows8) load(s isa, base Register, masked bool, km Register) [8]VecVirtual {
+	var r [8]VecVirtual
+	for i := range r {
+		r[i] = s.vec()
+		if masked {
+			VMOVUPD_Z(rs.mem(base, i), km, r[i])
+		} else {
+			VMOVUPD(rs.mem(base, i), r[i])
+		}
+	}
+	return r
+}
+
+// transpose8 returns the 8 columns of the 8 rows r, transposed in
+// registers: pairs of rows interleaved (VUNPCKLPD/VUNPCKHPD), then 128-bit
+// lanes exchanged twice (VSHUFF64X2).
+func transpose8(s isa, r [8]VecVirtual) [8]VecVirtual {
+	var t, u, c [8]VecVirtual
+	for i := 0; i < 8; i += 2 {
+		t[i], t[i+1] = s.vec(), s.vec()
+		VUNPCKLPD(r[i+1], r[i], t[i])   // (r_i[0], r_i+1[0]), (r_i[2], r_i+1[2]), …
+		VUNPCKHPD(r[i+1], r[i], t[i+1]) // (r_i[1], r_i+1[1]), (r_i[3], r_i+1[3]), …
+	}
+	// u[0], u[1]: columns {0,4}, {2,6} of rows 0–3; u[2], u[3]: {1,5},
+	// {3,7}; u[4..7] the same of rows 4–7.
+	for h := range 2 {
+		for p := range 2 {
+			lo, hi := t[4*h+p], t[4*h+p+2]
+			u[4*h+2*p], u[4*h+2*p+1] = s.vec(), s.vec()
+			VSHUFF64X2(U8(0x88), hi, lo, u[4*h+2*p])
+			VSHUFF64X2(U8(0xdd), hi, lo, u[4*h+2*p+1])
+		}
+	}
+	// Column j from u of rows 0–3 and rows 4–7.
+	for q, cols := range [4][2]int{{0, 4}, {2, 6}, {1, 5}, {3, 7}} {
+		c[cols[0]], c[cols[1]] = s.vec(), s.vec()
+		VSHUFF64X2(U8(0x88), u[4+q], u[q], c[cols[0]])
+		VSHUFF64X2(U8(0xdd), u[4+q], u[q], c[cols[1]])
+	}
+	return c
 }
