@@ -8,22 +8,7 @@
 #include "textflag.h"
 #include "exp_amd64.h"
 
-DATA nlc<>+0(SB)/8, $0x3ff6a09e667f3bcd // sqrt2
-DATA nlc<>+8(SB)/8, $0x8000000000000000 // signbit
-DATA nlc<>+16(SB)/8, $0x3fe0000000000000 // half
-DATA nlc<>+24(SB)/8, $0x3ff71547652b82fe // LOG2E
-DATA nlc<>+32(SB)/8, $0x3fe62e42fefa3000 // LN2U
-DATA nlc<>+40(SB)/8, $0x3d53de6af278ece6 // LN2L
-DATA nlc<>+48(SB)/8, $0x3fb0000000000000 // c0625
-DATA nlc<>+56(SB)/8, $0x3efa01a01a01a01a // e8
-DATA nlc<>+64(SB)/8, $0x3f2a01a01a01a01a // e7
-DATA nlc<>+72(SB)/8, $0x3f56c16c16c16c17 // e6
-DATA nlc<>+80(SB)/8, $0x3f81111111111111 // e5
-DATA nlc<>+88(SB)/8, $0x3fa5555555555555 // e4
-DATA nlc<>+96(SB)/8, $0x3fc5555555555555 // e3
-DATA nlc<>+104(SB)/8, $0x3ff0000000000000 // one
-DATA nlc<>+112(SB)/8, $0x4000000000000000 // two
-DATA nlc<>+120(SB)/8, $0x00000000000003ff // bias
+EXP_DATA(nlc)
 DATA nlc<>+128(SB)/8, $0x40040d931ff62705 // sqrt2pi
 DATA nlc<>+136(SB)/8, $0xbef8ead6120016ac // pp4
 DATA nlc<>+144(SB)/8, $0xbf77a291236668e4 // pp3

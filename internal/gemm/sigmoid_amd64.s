@@ -7,22 +7,7 @@
 #include "textflag.h"
 #include "exp_amd64.h"
 
-DATA sgc<>+0(SB)/8, $0x3ff6a09e667f3bcd // sqrt2
-DATA sgc<>+8(SB)/8, $0x8000000000000000 // signbit
-DATA sgc<>+16(SB)/8, $0x3fe0000000000000 // half
-DATA sgc<>+24(SB)/8, $0x3ff71547652b82fe // LOG2E
-DATA sgc<>+32(SB)/8, $0x3fe62e42fefa3000 // LN2U
-DATA sgc<>+40(SB)/8, $0x3d53de6af278ece6 // LN2L
-DATA sgc<>+48(SB)/8, $0x3fb0000000000000 // c0625
-DATA sgc<>+56(SB)/8, $0x3efa01a01a01a01a // e8
-DATA sgc<>+64(SB)/8, $0x3f2a01a01a01a01a // e7
-DATA sgc<>+72(SB)/8, $0x3f56c16c16c16c17 // e6
-DATA sgc<>+80(SB)/8, $0x3f81111111111111 // e5
-DATA sgc<>+88(SB)/8, $0x3fa5555555555555 // e4
-DATA sgc<>+96(SB)/8, $0x3fc5555555555555 // e3
-DATA sgc<>+104(SB)/8, $0x3ff0000000000000 // one
-DATA sgc<>+112(SB)/8, $0x4000000000000000 // two
-DATA sgc<>+120(SB)/8, $0x00000000000003ff // bias
+EXP_DATA(sgc)
 DATA sgc<>+128(SB)/8, $0x0000000000000000 // zero
 GLOBL sgc<>(SB), RODATA|NOPTR, $136
 
