@@ -25,7 +25,10 @@ import (
 //   - In the fresh-context reading the pool also holds, during Select only,
 //     this round's fresh candidate contexts (Pool.Fresh); after the answer the
 //     queried one is committed and Observe sees it under its committed index.
-//   - Policy covers the pool's committed contexts.
+//   - Policy covers the pool's committed contexts, and calling it (or a
+//     Scorer method) changes nothing the learner does later: experiments
+//     read it at checkpoints, and a run's choices must not depend on how
+//     often they do.
 //
 // Learners are not safe for concurrent use; independent learners are.
 type Learner interface {

@@ -76,6 +76,12 @@
 // queried_gap, avg_regret and top_context_share are NaN at t = 0. Problems
 // with an ExtraEvaluator add their own columns after these.
 //
+// A checkpoint only observes: it reads the learner's policy and model and
+// changes nothing the learner does later, so a run's values at round t do not
+// depend on Spec.Every, and a run with period e holds every checkpoint of the
+// same run with period k·e (Thin, TrajectoryKey; TestThinIsTheRun checks every
+// learner on every kind of problem).
+//
 // # Reproducibility
 //
 // A Spec's seed s drives independent PCG streams: (s, StreamProblem) draws

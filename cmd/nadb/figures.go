@@ -154,7 +154,8 @@ flags:`)
 }
 
 // listFigures prints every figure with its distinct runs (as the sweep
-// counts them: a run drawn in two panels or two figures is computed once)
+// counts them: a run drawn in two panels or two figures, or with two
+// checkpoint periods, is computed once)
 // and their expected processor time from the committed cost table, then
 // the totals and the wall time they take on workers cores. With peak > 0
 // (GFLOP/s) it adds the arithmetic floor of each figure's runs whose
@@ -162,14 +163,15 @@ flags:`)
 func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 	est := sweep.DefaultCosts()
 	seen := map[string]bool{}
+	trajectories := map[string]bool{} // Execute reads a run off the same run with a finer period (the shipped figures' periods nest: TestPeriodsNest)
 	total, unmeasured := 0.0, 0
 	totalFloor, uncounted := 0.0, 0
 	for _, f := range figs {
 		own, fresh, cpu, miss := map[string]bool{}, 0, 0.0, 0
 		floor, floorMiss := 0.0, 0
 		for _, j := range f.Jobs() {
-			k := j.Spec.Key()
-			if !own[k] && !seen[k] {
+			k, tk := j.Spec.Key(), j.Spec.TrajectoryKey()
+			if !own[k] && !seen[k] && !trajectories[tk] {
 				fresh++
 				c, ok := est.Estimate(j.Spec)
 				cpu += c
@@ -182,7 +184,7 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 					floorMiss++
 				}
 			}
-			own[k], seen[k] = true, true
+			own[k], seen[k], trajectories[tk] = true, true, true
 		}
 		var notes []string
 		if fresh < len(own) {
@@ -208,14 +210,18 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 		totalFloor += floor
 		uncounted += floorMiss
 	}
-	fmt.Fprintf(w, "%d distinct runs in all: about %.0f CPU-minutes, %.0f minutes of wall time with %d workers on as many idle cores", len(seen), total/60, total/60/float64(workers), workers)
+	thin := ""
+	if n := len(seen) - len(trajectories); n > 0 {
+		thin = fmt.Sprintf(" (%d of them read off another's checkpoints, not run)", n)
+	}
+	fmt.Fprintf(w, "%d distinct runs in all%s: about %.0f CPU-minutes, %.0f minutes of wall time with %d workers on as many idle cores", len(seen), thin, total/60, total/60/float64(workers), workers)
 	if unmeasured > 0 {
 		fmt.Fprintf(w, " (%d runs guessed from the measured ones)", unmeasured)
 	}
 	if peak > 0 {
 		at := ""
 		if uncounted > 0 {
-			at = fmt.Sprintf(" of the %d runs whose arithmetic the table counts", len(seen)-uncounted)
+			at = fmt.Sprintf(" of the %d runs whose arithmetic the table counts", len(trajectories)-uncounted)
 		}
 		fmt.Fprintf(w, "\narithmetic floor%s: %.1f TFLOP in matrix products, %.1f CPU-minutes at %g GFLOP/s, %.1f minutes of wall time on %d such cores (work outside the products is not counted)", at, totalFloor/1e3, totalFloor/peak/60, peak, totalFloor/peak/60/float64(workers), workers)
 	}
@@ -337,7 +343,7 @@ func newProgress(w io.Writer, scale string) *progress {
 
 func (p *progress) event(ev sweep.Event) {
 	p.done, p.total = ev.Done, ev.Total
-	if !ev.Cached {
+	if !ev.Cached && !ev.Thinned {
 		p.runs++
 		p.expected += ev.Expected
 	}
@@ -359,7 +365,7 @@ func (p *progress) event(ev sweep.Event) {
 		fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs  ETA %-8s %-24s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), ev.Done, ev.Total, eta, ev.Group)
 		return
 	}
-	if ev.Cached {
+	if ev.Cached || ev.Thinned {
 		return
 	}
 	fmt.Fprintf(p.w, "%d/%d %s %s %s seed %d %.1fs (ETA %s)\n", ev.Done, ev.Total, ev.Group, ev.Spec.Algorithm, ev.Spec.Problem.Name, ev.Spec.Seed, ev.Wall, eta)

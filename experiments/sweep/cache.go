@@ -217,6 +217,30 @@ func (c *Cache) StoreCost(res *experiments.Result, wall, cpu float64, flops int6
 	return fsutil.WriteFile(c.path(key), data)
 }
 
+// thin stores the run coarse, read off the cached run fine
+// (experiments.Thin), with fine's times and operation count.
+func (c *Cache) thin(fine, coarse experiments.Spec) error {
+	f, cps, cols, ok, err := c.read(fine)
+	if err == nil && !ok {
+		err = fmt.Errorf("sweep: the cached run %s is gone", fine.Key())
+	}
+	if err != nil {
+		return err
+	}
+	res, err := experiments.Thin(&experiments.Result{Spec: fine, Checkpoints: cps, Counts: f.Counts, ExtraColumns: cols}, coarse)
+	if err != nil {
+		return err
+	}
+	cpu, flops := -1.0, int64(-1)
+	if f.CPUSeconds != nil {
+		cpu = *f.CPUSeconds
+	}
+	if f.Flops != nil {
+		flops = *f.Flops
+	}
+	return c.StoreCost(res, f.WallSeconds, cpu, flops)
+}
+
 // CacheLoader loads from a cache and reports runs that are missing.
 func CacheLoader(c *Cache) Loader {
 	return func(s experiments.Spec) (*experiments.Result, error) {

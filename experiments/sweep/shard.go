@@ -7,10 +7,12 @@ import (
 )
 
 // Shard selects a deterministic part of a sweep: run i of n (1 ≤ I ≤ N) takes
-// the runs whose key, read as a number, is I−1 modulo N. The split depends only
-// on the runs themselves, so n machines (a cluster job array) running shards
-// 1/n … n/n share the work without coordination; copying their cache
-// directories together and running again without a shard plots everything.
+// the runs whose trajectory key (experiments.Spec.TrajectoryKey, the same
+// for every checkpoint period of a run), read as a number, is I−1 modulo N.
+// The split depends only on the runs themselves, so n machines (a cluster
+// job array) running shards 1/n … n/n share the work without coordination;
+// copying their cache directories together and running again without a
+// shard plots everything.
 type Shard struct{ I, N int }
 
 // ParseShard reads "i/n".

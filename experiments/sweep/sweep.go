@@ -33,6 +33,9 @@ type Event struct {
 	Done           int // runs finished so far, cached ones included
 	Total          int // runs in this sweep (after sharding)
 	Err            error
+	// Thinned reports a run read off a run of the same trajectory with a
+	// finer checkpoint period (experiments.Thin), not run itself.
+	Thinned bool
 }
 
 // Sweep executes runs in parallel, reusing and filling a cache.
@@ -52,6 +55,10 @@ type Sweep struct {
 // finishes, with the processor time of the run's thread (cputime.Thread:
 // the goroutine stays on one thread while it runs), so an interrupted sweep
 // loses at most the runs in progress.
+// A job that is another job's run with a checkpoint period that is a
+// multiple of the other's is not run: it is read off the other's result
+// (experiments.Thin), from the cache at once or as soon as that run is
+// stored, and stored with that run's times (Event.Thinned).
 // With one worker and gemm.CountingFlops, each result is also stored with
 // the floating-point operations of its matrix products (the package's
 // counter is one per process, so runs in parallel cannot be told apart).
@@ -63,7 +70,7 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 	var todo, cached []Job
 	for _, j := range jobs {
 		k := j.Spec.Key()
-		if seen[k] || !s.Shard.Has(k) {
+		if seen[k] || !s.Shard.Has(j.Spec.TrajectoryKey()) {
 			continue
 		}
 		seen[k] = true
@@ -72,6 +79,10 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 		} else {
 			todo = append(todo, j)
 		}
+	}
+	todo, thinned, later, err := s.plan(cached, todo)
+	if err != nil {
+		return err
 	}
 	cost := make([]float64, len(todo))
 	left := 0.0
@@ -95,22 +106,29 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 			left += cost[i]
 		}
 	}
-	total := len(cached) + len(todo)
-	report := func(ev Event, done int) {
+	total, done := len(cached)+len(thinned)+len(todo), 0
+	for _, t := range later {
+		total += len(t)
+	}
+	report := func(ev Event) {
+		done++
 		ev.Done, ev.Total = done, total
 		if s.OnEvent != nil {
 			s.OnEvent(ev)
 		}
 	}
-	for i, j := range cached {
-		report(Event{Job: j, Cached: true}, i+1)
+	for _, j := range cached {
+		report(Event{Job: j, Cached: true})
+	}
+	for _, j := range thinned {
+		report(Event{Job: j, Thinned: true})
 	}
 	walls := make([]float64, len(todo))
 	cpus := make([]float64, len(todo))
 	flops := make([]int64, len(todo))
 	countFlops := gemm.CountingFlops() && (s.Workers == 1 || s.Workers <= 0 && runtime.GOMAXPROCS(0) == 1)
 	errs := make([]error, len(todo))
-	err := par.ForEach(ctx, len(todo), s.Workers, func(i int) error {
+	err = par.ForEach(ctx, len(todo), s.Workers, func(i int) error {
 		j := todo[i]
 		runtime.LockOSThread()
 		start, cpu0, flops0 := time.Now(), cputime.Thread(), gemm.Flops()
@@ -126,16 +144,75 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 		if err == nil {
 			err = s.Cache.StoreCost(res, walls[i], cpus[i], flops[i])
 		}
+		for _, t := range later[todo[i].Spec.Key()] {
+			if err != nil {
+				break
+			}
+			var tr *experiments.Result
+			if tr, err = experiments.Thin(res, t.Spec); err == nil {
+				err = s.Cache.StoreCost(tr, walls[i], cpus[i], flops[i])
+			}
+		}
 		if err != nil && !errors.Is(err, context.Canceled) {
 			err = fmt.Errorf("%s, %s, seed %d: %w", j.Spec.Algorithm, j.Spec.Problem.Name, j.Spec.Seed, err)
 		}
 		errs[i] = err
 		return err
-	}, func(done, i int) {
+	}, func(_, i int) {
 		left -= cost[i]
 		if !errors.Is(errs[i], context.Canceled) {
-			report(Event{Job: todo[i], Wall: walls[i], CPU: cpus[i], Expected: cost[i], Left: max(left, 0), Err: errs[i]}, len(cached)+done)
+			report(Event{Job: todo[i], Wall: walls[i], CPU: cpus[i], Expected: cost[i], Left: max(left, 0), Err: errs[i]})
+			if errs[i] == nil {
+				for _, t := range later[todo[i].Spec.Key()] {
+					report(Event{Job: t, Thinned: true})
+				}
+			}
 		}
 	})
 	return err
+}
+
+// plan splits the jobs to run (todo) into those read off a cached run
+// (thinned: read and stored here), those read off a run of todo once it is
+// stored (later, by that run's key) and those to run.
+func (s *Sweep) plan(cached, todo []Job) (run, thinned []Job, later map[string][]Job, err error) {
+	have := map[string][]experiments.Spec{} // cached runs by trajectory
+	for _, j := range cached {
+		tk := j.Spec.TrajectoryKey()
+		have[tk] = append(have[tk], j.Spec)
+	}
+	// The finest period of a trajectory first, so that a run is read off
+	// the finest one that holds it.
+	order := slices.Clone(todo)
+	slices.SortStableFunc(order, func(a, b Job) int { return a.Spec.Every - b.Spec.Every })
+	primary := map[string][]experiments.Spec{} // runs of todo by trajectory
+	later = map[string][]Job{}
+	keep := map[string]bool{}
+next:
+	for _, j := range order {
+		tk := j.Spec.TrajectoryKey()
+		for _, c := range have[tk] {
+			if experiments.Thins(c, j.Spec) {
+				if err := s.Cache.thin(c, j.Spec); err != nil {
+					return nil, nil, nil, err
+				}
+				thinned = append(thinned, j)
+				continue next
+			}
+		}
+		for _, p := range primary[tk] {
+			if experiments.Thins(p, j.Spec) {
+				later[p.Key()] = append(later[p.Key()], j)
+				continue next
+			}
+		}
+		primary[tk] = append(primary[tk], j.Spec)
+		keep[j.Spec.Key()] = true
+	}
+	for _, j := range todo { // in job order
+		if keep[j.Spec.Key()] {
+			run = append(run, j)
+		}
+	}
+	return run, thinned, later, nil
 }

@@ -1,0 +1,47 @@
+package experiments
+
+import "fmt"
+
+// A checkpoint only observes the run: it reads the learner's policy and
+// model (Learner.Policy, Scorer, the evaluators) and changes nothing the
+// learner does afterwards. So a run's queries, answers and checkpoint values
+// at a round t do not depend on Spec.Every, which only chooses the rounds
+// that are reported, and a run with period e holds every checkpoint of the
+// same run with period k·e. Thin reads one off the other, which is how
+// package sweep computes such runs once (TestThinIsTheRun runs every
+// learner both ways on every kind of problem).
+
+// TrajectoryKey returns the key of the run apart from its checkpoint period:
+// Spec.Key of s with Every set to zero. Runs with the same TrajectoryKey
+// make the same queries and receive the same answers.
+func (s Spec) TrajectoryKey() string {
+	s.Every = 0
+	return s.Key()
+}
+
+// Thins reports whether the result of the run fine contains that of coarse:
+// the two are the same run apart from the checkpoint period, and coarse's
+// period is a multiple of fine's.
+func Thins(fine, coarse Spec) bool {
+	return fine.Every > 0 && coarse.Every > 0 && coarse.Every%fine.Every == 0 && fine.TrajectoryKey() == coarse.TrajectoryKey()
+}
+
+// Thin returns the result the run coarse gives, read off res, the result of
+// a run that Thins to it: the checkpoints at t = 0, at the multiples of
+// coarse.Every and at T. Their Elapsed times are those of res.
+func Thin(res *Result, coarse Spec) (*Result, error) {
+	if !Thins(res.Spec, coarse) {
+		return nil, fmt.Errorf("experiments: a run with checkpoint period %d is not the run asked for with period %d", res.Spec.Every, coarse.Every)
+	}
+	out := &Result{Spec: coarse, Counts: append([]int(nil), res.Counts...), ExtraColumns: append([]string(nil), res.ExtraColumns...)}
+	for _, cp := range res.Checkpoints {
+		if cp.T%coarse.Every == 0 || cp.T == coarse.T {
+			cp.Extra = append([]float64(nil), cp.Extra...)
+			out.Checkpoints = append(out.Checkpoints, cp)
+		}
+	}
+	if want := (coarse.T+coarse.Every-1)/coarse.Every + 1; len(out.Checkpoints) != want {
+		return nil, fmt.Errorf("experiments: the run with checkpoint period %d has %d of the %d checkpoints of period %d", res.Spec.Every, len(out.Checkpoints), want, coarse.Every)
+	}
+	return out, nil
+}

@@ -1,0 +1,114 @@
+package experiments_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/neural-adb/nadb/algorithms"
+	. "github.com/neural-adb/nadb/experiments"
+	_ "github.com/neural-adb/nadb/experiments/realdata" // cems, shuttle
+)
+
+// TestThinIsTheRun: every learner, on a fixed pool, in the fresh-context
+// reading, on both real data sets and as a passive twin, gives with
+// checkpoint period 10 exactly what its run with period 5 gives at those
+// rounds (T = 57, so the last checkpoint is off both grids). Package sweep
+// relies on it to compute such runs once.
+func TestThinIsTheRun(t *testing.T) {
+	cfg := algorithms.Default()
+	cfg.Width = 8
+	passive := cfg
+	passive.Collect = algorithms.CollectPassive
+	problems := []struct {
+		name string
+		p    ProblemSpec
+		cfg  algorithms.Config
+	}{
+		{"square", ProblemSpec{Name: "square", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, cfg},
+		{"sine passive", ProblemSpec{Name: "sine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, passive},
+		{"cosine fresh", ProblemSpec{Name: "cosine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere", Candidates: 3}, cfg},
+		{"cems", ProblemSpec{Name: "cems", Contexts: 20}, cfg},
+		{"shuttle", ProblemSpec{Name: "shuttle", Contexts: 20, Holdout: 40}, cfg},
+	}
+	csv := func(t *testing.T, res *Result) []byte {
+		var b bytes.Buffer
+		for i := range res.Checkpoints {
+			res.Checkpoints[i].Elapsed = 0
+		}
+		if err := WriteCSV(&b, res); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	for _, name := range algorithms.Names() {
+		for _, pr := range problems {
+			t.Run(name+"/"+pr.name, func(t *testing.T) {
+				fine := Spec{Algorithm: name, Problem: pr.p, Config: pr.cfg, T: 57, Every: 5, Seed: 3}
+				coarse := fine
+				coarse.Every = 10
+				if !Thins(fine, coarse) || Thins(coarse, fine) {
+					t.Fatalf("Thins(5 → 10) = %v, Thins(10 → 5) = %v; want true, false", Thins(fine, coarse), Thins(coarse, fine))
+				}
+				res, err := Run(context.Background(), fine, nil)
+				if err != nil {
+					if _, err2 := Run(context.Background(), coarse, nil); err2 == nil || err2.Error() != err.Error() {
+						t.Fatalf("period 5: %v; period 10: %v", err, err2)
+					}
+					t.Skipf("not run on this problem: %v", err)
+				}
+				want, err := Run(context.Background(), coarse, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := Thin(res, coarse)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := csv(t, got), csv(t, want); !bytes.Equal(g, w) {
+					t.Errorf("the run with period 5, thinned to 10:\n%s\nthe run with period 10:\n%s", g, w)
+				}
+			})
+		}
+	}
+}
+
+// TestThinRefuses: Thin reads a run only off the same run with a period
+// that divides its own.
+func TestThinRefuses(t *testing.T) {
+	spec := Spec{Algorithm: "random", Problem: ProblemSpec{Name: "square", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, Config: algorithms.Default(), T: 20, Every: 4, Seed: 1}
+	res, err := Run(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, edit := range []func(*Spec){
+		func(s *Spec) { s.Every = 6 }, // not a multiple
+		func(s *Spec) { s.Every = 2 }, // finer
+		func(s *Spec) { s.Every = 8; s.Seed = 2 },
+		func(s *Spec) { s.Every = 8; s.T = 40 },
+		func(s *Spec) { s.Every = 8; s.Algorithm = "apo" },
+	} {
+		c := spec
+		edit(&c)
+		if _, err := Thin(res, c); err == nil {
+			t.Errorf("Thin of period 4 to %+v: want an error", c)
+		}
+	}
+	c := spec
+	c.Every = 8
+	got, err := Thin(res, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []int
+	for _, cp := range got.Checkpoints {
+		ts = append(ts, cp.T)
+	}
+	if want := []int{0, 8, 16, 20}; len(ts) != len(want) || ts[0] != 0 || ts[1] != 8 || ts[2] != 16 || ts[3] != 20 {
+		t.Errorf("checkpoints at %v, want %v", ts, want)
+	}
+	res.Checkpoints = res.Checkpoints[:len(res.Checkpoints)-1] // a result cut short
+	if _, err := Thin(res, c); err == nil {
+		t.Error("Thin of a result without its last checkpoint: want an error")
+	}
+}
