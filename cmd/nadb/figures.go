@@ -94,7 +94,7 @@ flags:`)
 		return nil
 	}
 	cache := &sweep.Cache{Dir: *cacheDir}
-	prog := newProgress(stderr, sc.Name)
+	prog := newProgress(stderr, sc.Name, *workers)
 	est := sweep.DefaultCosts()
 	if *costs != "" {
 		counting := gemm.CountingFlops() && *workers == 1
@@ -309,15 +309,18 @@ func guardPaperFigures(out string, sc sweep.Scale, figs []sweep.Figure) error {
 
 // progress shows a live bar on a terminal and one line per finished run
 // otherwise. Its ETA weighs the runs by their expected processor time when
-// the sweep gives it (Event.Expected and Left): the time so far per expected
-// second of the runs finished, times the expected seconds left; otherwise
-// it counts runs.
+// the sweep gives it (Event.Expected and Left): the wall time the finished
+// runs took per expected second, times the expected seconds left, shared
+// among the workers; otherwise it counts runs. It reads each run's own
+// wall time, not the time since the start, so the runs still in progress
+// do not make the first estimates too long.
 type progress struct {
 	w           io.Writer
 	tty         bool
 	scale       string
-	start       time.Time
+	workers     int     // runs in parallel
 	runs        int     // runs actually executed (not cached)
+	wall        float64 // their wall seconds
 	expected    float64 // their expected processor seconds
 	done, total int     // of the last event
 }
@@ -331,30 +334,33 @@ func (p *progress) interrupted(ctx context.Context, err error, cacheDir string) 
 	return fmt.Errorf("interrupted: %d of %d runs are finished and cached in %s; run the same command again to resume from there: %w", p.done, p.total, cacheDir, err)
 }
 
-func newProgress(w io.Writer, scale string) *progress {
+func newProgress(w io.Writer, scale string, workers int) *progress {
 	tty := false
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			tty = true
 		}
 	}
-	return &progress{w: w, tty: tty, scale: scale, start: time.Now()}
+	return &progress{w: w, tty: tty, scale: scale, workers: max(workers, 1)}
 }
 
 func (p *progress) event(ev sweep.Event) {
 	p.done, p.total = ev.Done, ev.Total
 	if !ev.Cached && !ev.Thinned {
 		p.runs++
+		p.wall += ev.Wall
 		p.expected += ev.Expected
 	}
 	eta := "?"
+	sec := -1.0
 	switch {
 	case p.expected > 0:
-		left := time.Duration(float64(time.Since(p.start)) / p.expected * ev.Left)
-		eta = left.Round(time.Second).String()
+		sec = p.wall / p.expected * ev.Left
 	case p.runs > 0:
-		left := time.Duration(float64(time.Since(p.start)) / float64(p.runs) * float64(ev.Total-ev.Done))
-		eta = left.Round(time.Second).String()
+		sec = p.wall / float64(p.runs) * float64(ev.Total-ev.Done)
+	}
+	if sec >= 0 {
+		eta = time.Duration(sec / float64(p.workers) * float64(time.Second)).Round(time.Second).String()
 	}
 	if ev.Err != nil {
 		fmt.Fprintf(p.w, "\nerror: %v\n", ev.Err)

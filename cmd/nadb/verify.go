@@ -110,7 +110,7 @@ flags:`)
 	if err := checkOutDir("cache", *cacheDir); err != nil {
 		return err
 	}
-	prog := newProgress(stderr, sc.Name)
+	prog := newProgress(stderr, sc.Name, *workers)
 	rows, err := verify.Evaluate(ctx, sc, verify.Options{Cache: &sweep.Cache{Dir: *cacheDir}, Workers: *workers, OnEvent: prog.event, Only: ids})
 	prog.finish()
 	if err != nil {
