@@ -81,6 +81,12 @@ type Algorithm struct {
 	Name        string
 	Description string // one line
 	New         Factory
+	// PassiveAs names the learner whose passive twin (CollectPassive) is
+	// this learner's, bit for bit: the same model trained on the same
+	// duels, the two differing only in how they choose duels (empty: none
+	// declared). Experiments compute such twins once
+	// (experiments.Spec.TrajectoryKey); a test runs every declared pair.
+	PassiveAs string
 }
 
 var registry = struct {
@@ -100,6 +106,21 @@ func Register(name, description string, f Factory) {
 		panic("algorithms: duplicate registration of " + name)
 	}
 	registry.m[name] = Algorithm{Name: name, Description: description, New: f}
+}
+
+// DeclarePassiveAs records that the registered learner name's passive twin
+// is the learner as's (Algorithm.PassiveAs); as declares none itself. It
+// panics if name is not registered; call it from the init function that
+// registers name.
+func DeclarePassiveAs(name, as string) {
+	registry.Lock()
+	defer registry.Unlock()
+	a, ok := registry.m[name]
+	if !ok || as == "" || as == name {
+		panic(fmt.Sprintf("algorithms: DeclarePassiveAs(%q, %q)", name, as))
+	}
+	a.PassiveAs = as
+	registry.m[name] = a
 }
 
 // Names returns every registered name, sorted.

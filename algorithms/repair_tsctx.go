@@ -39,6 +39,10 @@ func init() {
 		func(env Env) (Learner, error) { return NewNeuralADBTSCtx(env, false) })
 	Register("neural-adb-tsctx-ts", "ours: Neural-ADB's TS arm rule; context by Thompson sampling of the largest policy loss on a last-layer posterior with ν fitted on held-out duels (repair of eq. 3)",
 		func(env Env) (Learner, error) { return NewNeuralADBTSCtx(env, true) })
+	// Only the context rule differs from the paper's learners, and a
+	// passive twin never calls it.
+	DeclarePassiveAs("neural-adb-tsctx-ucb", "neural-adb-ucb")
+	DeclarePassiveAs("neural-adb-tsctx-ts", "neural-adb-ts")
 }
 
 // NewNeuralADBTSCtx builds the Thompson-sampled-context variant with the UCB or

@@ -1,6 +1,10 @@
 package experiments
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/neural-adb/nadb/algorithms"
+)
 
 // A checkpoint only observes the run: it reads the learner's policy and
 // model (Learner.Policy, Scorer, the evaluators) and changes nothing the
@@ -12,16 +16,25 @@ import "fmt"
 // learner both ways on every kind of problem).
 
 // TrajectoryKey returns the key of the run apart from its checkpoint period:
-// Spec.Key of s with Every set to zero. Runs with the same TrajectoryKey
-// make the same queries and receive the same answers.
+// Spec.Key of s with Every set to zero and, for a passive twin
+// (algorithms.CollectPassive), the algorithm whose passive twin it is
+// (algorithms.Algorithm.PassiveAs). Runs with the same TrajectoryKey make
+// the same queries, receive the same answers and have the same values at
+// every round.
 func (s Spec) TrajectoryKey() string {
 	s.Every = 0
+	if s.Config.Collect.Rule() == algorithms.CollectPassive {
+		if a, err := algorithms.Lookup(s.Algorithm); err == nil && a.PassiveAs != "" {
+			s.Algorithm = a.PassiveAs
+		}
+	}
 	return s.Key()
 }
 
 // Thins reports whether the result of the run fine contains that of coarse:
-// the two are the same run apart from the checkpoint period, and coarse's
-// period is a multiple of fine's.
+// the two are the same run apart from the checkpoint period (and, for
+// passive twins, the learner: TrajectoryKey), and coarse's period is a
+// multiple of fine's.
 func Thins(fine, coarse Spec) bool {
 	return fine.Every > 0 && coarse.Every > 0 && coarse.Every%fine.Every == 0 && fine.TrajectoryKey() == coarse.TrajectoryKey()
 }

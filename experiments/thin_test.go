@@ -112,3 +112,63 @@ func TestThinRefuses(t *testing.T) {
 		t.Error("Thin of a result without its last checkpoint: want an error")
 	}
 }
+
+// TestPassiveAs: every learner that declares its passive twin to be another
+// learner's (algorithms.Algorithm.PassiveAs) gives, as a passive twin, the
+// other's bytes on a fixed pool, in the fresh-context reading and on both
+// real data sets; and the comparison tells different models apart.
+func TestPassiveAs(t *testing.T) {
+	cfg := algorithms.Default()
+	cfg.Width = 8
+	cfg.Collect = algorithms.CollectPassive
+	problems := []ProblemSpec{
+		{Name: "square", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"},
+		{Name: "cosine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere", Candidates: 3},
+		{Name: "cems", Contexts: 20},
+		{Name: "shuttle", Contexts: 20, Holdout: 40},
+	}
+	run := func(t *testing.T, algo string, p ProblemSpec) []byte {
+		t.Helper()
+		res, err := Run(context.Background(), Spec{Algorithm: algo, Problem: p, Config: cfg, T: 57, Every: 5, Seed: 3}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range res.Checkpoints {
+			res.Checkpoints[i].Elapsed = 0
+		}
+		var b bytes.Buffer
+		if err := WriteCSV(&b, res); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	declared := 0
+	for _, name := range algorithms.Names() {
+		a, _ := algorithms.Lookup(name)
+		if a.PassiveAs == "" {
+			continue
+		}
+		declared++
+		as, err := algorithms.Lookup(a.PassiveAs)
+		if err != nil || as.PassiveAs != "" {
+			t.Fatalf("%s: passive as %q, which is not a learner that declares none (%v)", name, a.PassiveAs, err)
+		}
+		for _, p := range problems {
+			s := Spec{Algorithm: name, Problem: p, Config: cfg, T: 57, Every: 5, Seed: 3}
+			o := s
+			o.Algorithm = a.PassiveAs
+			if s.TrajectoryKey() != o.TrajectoryKey() || s.Key() == o.Key() {
+				t.Fatalf("%s and %s: passive twins should share the trajectory key, not the key", name, a.PassiveAs)
+			}
+			if g, w := run(t, name, p), run(t, a.PassiveAs, p); !bytes.Equal(g, w) {
+				t.Errorf("%s on %s, passive:\n%s\n%s, passive:\n%s", name, p.Name, g, a.PassiveAs, w)
+			}
+		}
+	}
+	if declared == 0 {
+		t.Fatal("no learner declares its passive twin")
+	}
+	if bytes.Equal(run(t, "neural-adb-plus", problems[0]), run(t, "neural-adb-ucb", problems[0])) {
+		t.Error("the passive twins of neural-adb-plus and neural-adb-ucb gave the same bytes: the comparison cannot tell models apart")
+	}
+}

@@ -154,8 +154,9 @@ flags:`)
 }
 
 // listFigures prints every figure with its distinct runs (as the sweep
-// counts them: a run drawn in two panels or two figures, or with two
-// checkpoint periods, is computed once)
+// counts them: a run drawn in two panels or two figures, with two
+// checkpoint periods, or as the passive twin of two learners with one
+// model, is computed once)
 // and their expected processor time from the committed cost table, then
 // the totals and the wall time they take on workers cores. With peak > 0
 // (GFLOP/s) it adds the arithmetic floor of each figure's runs whose
@@ -163,7 +164,7 @@ flags:`)
 func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 	est := sweep.DefaultCosts()
 	seen := map[string]bool{}
-	trajectories := map[string]bool{} // Execute reads a run off the same run with a finer period (the shipped figures' periods nest: TestPeriodsNest)
+	trajectories := map[string]bool{} // Execute reads a run off another of the same trajectory with a finer period (the shipped figures' periods nest: TestPeriodsNest)
 	total, unmeasured := 0.0, 0
 	totalFloor, uncounted := 0.0, 0
 	for _, f := range figs {
@@ -212,7 +213,7 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 	}
 	thin := ""
 	if n := len(seen) - len(trajectories); n > 0 {
-		thin = fmt.Sprintf(" (%d of them read off another's checkpoints, not run)", n)
+		thin = fmt.Sprintf(" (%d of them read off another run's results, not run)", n)
 	}
 	fmt.Fprintf(w, "%d distinct runs in all%s: about %.0f CPU-minutes, %.0f minutes of wall time with %d workers on as many idle cores", len(seen), thin, total/60, total/60/float64(workers), workers)
 	if unmeasured > 0 {

@@ -12,9 +12,10 @@
 // every run is cached under Cache.Dir by Spec.Key (a hash of the complete
 // configuration and experiments.CacheVersion), written atomically, and
 // skipped when present, so an interrupted sweep resumes and a cached figure
-// re-plots in seconds. The same run wanted with two checkpoint periods, one
-// a multiple of the other, is run once: the coarser result is read off the
-// finer (experiments.Thin). A Shard takes a deterministic part of the runs
+// re-plots in seconds. Runs of one trajectory (experiments.Spec.TrajectoryKey:
+// the same run with two checkpoint periods, one a multiple of the other, or
+// the passive twins of two learners with one model) are run once, the
+// others read off it (experiments.Thin). A Shard takes a deterministic part of the runs
 // by trajectory key, for the tasks of a cluster job array. The cache also records the
 // processor time of every run (its thread's user + sys time); the cost table
 // costs.csv (Costs, CostKey), written from those times by nadb figures

@@ -33,8 +33,8 @@ type Event struct {
 	Done           int // runs finished so far, cached ones included
 	Total          int // runs in this sweep (after sharding)
 	Err            error
-	// Thinned reports a run read off a run of the same trajectory with a
-	// finer checkpoint period (experiments.Thin), not run itself.
+	// Thinned reports a run read off a run of the same trajectory with the
+	// same or a finer checkpoint period (experiments.Thin), not run itself.
 	Thinned bool
 }
 
@@ -55,10 +55,11 @@ type Sweep struct {
 // finishes, with the processor time of the run's thread (cputime.Thread:
 // the goroutine stays on one thread while it runs), so an interrupted sweep
 // loses at most the runs in progress.
-// A job that is another job's run with a checkpoint period that is a
-// multiple of the other's is not run: it is read off the other's result
-// (experiments.Thin), from the cache at once or as soon as that run is
-// stored, and stored with that run's times (Event.Thinned).
+// A job of the same trajectory as another (experiments.Spec.TrajectoryKey)
+// with a checkpoint period that is a multiple of the other's is not run: it
+// is read off the other's result (experiments.Thin), from the cache at once
+// or as soon as that run is stored, and stored with that run's times
+// (Event.Thinned).
 // With one worker and gemm.CountingFlops, each result is also stored with
 // the floating-point operations of its matrix products (the package's
 // counter is one per process, so runs in parallel cannot be told apart).
