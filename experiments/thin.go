@@ -44,7 +44,7 @@ func Thins(fine, coarse Spec) bool {
 // coarse.Every and at T. Their Elapsed times are those of res.
 func Thin(res *Result, coarse Spec) (*Result, error) {
 	if !Thins(res.Spec, coarse) {
-		return nil, fmt.Errorf("experiments: a run with checkpoint period %d is not the run asked for with period %d", res.Spec.Every, coarse.Every)
+		return nil, fmt.Errorf("experiments: the run of %s with checkpoint period %d does not hold the run of %s with period %d (another run, or a period that is no multiple of its own)", res.Spec.Algorithm, res.Spec.Every, coarse.Algorithm, coarse.Every)
 	}
 	out := &Result{Spec: coarse, Counts: append([]int(nil), res.Counts...), ExtraColumns: append([]string(nil), res.ExtraColumns...)}
 	for _, cp := range res.Checkpoints {

@@ -1,12 +1,12 @@
 package experiments_test
 
 import (
-	"bytes"
 	"context"
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
 	. "github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/internal/runtest"
 	_ "github.com/neural-adb/nadb/experiments/realdata" // cems, shuttle
 )
 
@@ -30,16 +30,6 @@ func TestThinIsTheRun(t *testing.T) {
 		{"cosine fresh", ProblemSpec{Name: "cosine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere", Candidates: 3}, cfg},
 		{"cems", ProblemSpec{Name: "cems", Contexts: 20}, cfg},
 		{"shuttle", ProblemSpec{Name: "shuttle", Contexts: 20, Holdout: 40}, cfg},
-	}
-	csv := func(t *testing.T, res *Result) []byte {
-		var b bytes.Buffer
-		for i := range res.Checkpoints {
-			res.Checkpoints[i].Elapsed = 0
-		}
-		if err := WriteCSV(&b, res); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
 	}
 	for _, name := range algorithms.Names() {
 		for _, pr := range problems {
@@ -65,7 +55,7 @@ func TestThinIsTheRun(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g, w := csv(t, got), csv(t, want); !bytes.Equal(g, w) {
+				if g, w := runtest.ResultCSV(t, got), runtest.ResultCSV(t, want); g != w {
 					t.Errorf("the run with period 5, thinned to 10:\n%s\nthe run with period 10:\n%s", g, w)
 				}
 			})
@@ -127,20 +117,8 @@ func TestPassiveAs(t *testing.T) {
 		{Name: "cems", Contexts: 20},
 		{Name: "shuttle", Contexts: 20, Holdout: 40},
 	}
-	run := func(t *testing.T, algo string, p ProblemSpec) []byte {
-		t.Helper()
-		res, err := Run(context.Background(), Spec{Algorithm: algo, Problem: p, Config: cfg, T: 57, Every: 5, Seed: 3}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range res.Checkpoints {
-			res.Checkpoints[i].Elapsed = 0
-		}
-		var b bytes.Buffer
-		if err := WriteCSV(&b, res); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
+	run := func(t *testing.T, algo string, p ProblemSpec) string {
+		return runtest.CSV(t, Spec{Algorithm: algo, Problem: p, Config: cfg, T: 57, Every: 5, Seed: 3})
 	}
 	declared := 0
 	for _, name := range algorithms.Names() {
@@ -160,7 +138,7 @@ func TestPassiveAs(t *testing.T) {
 			if s.TrajectoryKey() != o.TrajectoryKey() || s.Key() == o.Key() {
 				t.Fatalf("%s and %s: passive twins should share the trajectory key, not the key", name, a.PassiveAs)
 			}
-			if g, w := run(t, name, p), run(t, a.PassiveAs, p); !bytes.Equal(g, w) {
+			if g, w := run(t, name, p), run(t, a.PassiveAs, p); g != w {
 				t.Errorf("%s on %s, passive:\n%s\n%s, passive:\n%s", name, p.Name, g, a.PassiveAs, w)
 			}
 		}
@@ -168,7 +146,7 @@ func TestPassiveAs(t *testing.T) {
 	if declared == 0 {
 		t.Fatal("no learner declares its passive twin")
 	}
-	if bytes.Equal(run(t, "neural-adb-plus", problems[0]), run(t, "neural-adb-ucb", problems[0])) {
+	if run(t, "neural-adb-plus", problems[0]) == run(t, "neural-adb-ucb", problems[0]) {
 		t.Error("the passive twins of neural-adb-plus and neural-adb-ucb gave the same bytes: the comparison cannot tell models apart")
 	}
 }

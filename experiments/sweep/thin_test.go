@@ -1,11 +1,11 @@
 package sweep
 
 import (
-	"bytes"
 	"context"
 	"testing"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/experiments/internal/runtest"
 )
 
 // withPeriod returns jobs with checkpoint period every.
@@ -38,19 +38,6 @@ func countEvents(t *testing.T, s Sweep, jobs []Job) (ran, thinned, cached int) {
 	return ran, thinned, cached
 }
 
-// csvOf is a run's CSV without its elapsed times.
-func csvOf(t *testing.T, res *experiments.Result) []byte {
-	t.Helper()
-	for i := range res.Checkpoints {
-		res.Checkpoints[i].Elapsed = 0
-	}
-	var b bytes.Buffer
-	if err := experiments.WriteCSV(&b, res); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestSweepThins: a sweep runs a run once for the checkpoint periods 20 and
 // 60 and stores the period-60 result read off the period-20 one, equal to
 // the run itself and with its times; period 30 (no multiple of 20) is run.
@@ -73,7 +60,7 @@ func TestSweepThins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g, w := csvOf(t, got), csvOf(t, want); !bytes.Equal(g, w) {
+		if g, w := runtest.ResultCSV(t, got), runtest.ResultCSV(t, want); g != w {
 			t.Fatalf("read off period 20:\n%s\nrun:\n%s", g, w)
 		}
 		fine := j.Spec

@@ -17,6 +17,13 @@ func CSV(t testing.TB, spec experiments.Spec) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ResultCSV(t, res)
+}
+
+// ResultCSV returns the CSV of res with the elapsed_s column zeroed (in res
+// too).
+func ResultCSV(t testing.TB, res *experiments.Result) string {
+	t.Helper()
 	for i := range res.Checkpoints {
 		res.Checkpoints[i].Elapsed = 0
 	}
