@@ -26,9 +26,12 @@ import (
 //     this round's fresh candidate contexts (Pool.Fresh); after the answer the
 //     queried one is committed and Observe sees it under its committed index.
 //   - Policy covers the pool's committed contexts, and calling it (or a
-//     Scorer method) changes nothing the learner does later: experiments
-//     read it at checkpoints, and a run's choices must not depend on how
-//     often they do.
+//     Scorer method) changes nothing the learner does later, as long as no
+//     more than MaxIdle answers arrive without a Select, Pend, Policy or
+//     Score between them: experiments read it at checkpoints, and a run's
+//     choices must not depend on how often they do. Beyond MaxIdle answers
+//     without such a call (answers fed in bulk) a learner may put off work
+//     until the next call.
 //
 // Learners are not safe for concurrent use; independent learners are.
 type Learner interface {
@@ -40,6 +43,11 @@ type Learner interface {
 	// dst (allocated if nil) and returns it.
 	Policy(dst []int) []int
 }
+
+// MaxIdle is the number of answers a learner takes without a Select, Pend,
+// Policy or Score call before it may put off work until the next such call
+// (the Learner contract; neural-adb-target's TargetOptions.DeferAfter).
+const MaxIdle = 1000
 
 // Pender is implemented by learners whose uncertainty depends only on which
 // queries are asked, not on their answers (V = a·I + Σ ψψᵀ): a query that has

@@ -78,7 +78,7 @@ func DefaultTargetOptions() TargetOptions {
 		Steps: o.Steps, StepBudget: o.StepBudget, MaxSteps: o.MaxSteps, LearningRate: o.LearningRate,
 		PreqHalfLife: o.PreqHalfLife, MaxBatch: 1024,
 		Candidates: o.Candidates, PairsPerContext: 2, TargetContexts: 256, TargetPairs: 1024,
-		Explore: o.Explore, DeferAfter: 1000, Warmup: "burn-decay", FlatNoise: true,
+		Explore: o.Explore, DeferAfter: MaxIdle, Warmup: "burn-decay", FlatNoise: true,
 	}
 }
 

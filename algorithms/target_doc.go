@@ -118,13 +118,16 @@ package algorithms
 // on the duels' rows, Σ from the duels, T's state. Nothing passes over every
 // pool row except Policy (the argmax over the committed contexts, computed in
 // blocks when asked and kept until the model changes) and Score. When more
-// than DeferAfter answers arrive without a Select, Pend, Policy or Score in
-// between (answers replayed in bulk), retraining waits for the next such
-// call: one retrain instead of one per Config.RetrainEvery answers (the
+// than DeferAfter (MaxIdle) answers arrive without a Select, Pend, Policy or
+// Score in between (answers replayed in bulk), retraining waits for the next
+// such call: one retrain instead of one per Config.RetrainEvery answers (the
 // prequential records of those answers use the model before it); between
 // BeginReplay and EndReplay (Replayer, replay.go) it retrains at
 // RetrainEvery·2^k answers and once at EndReplay. Experiment runs never
-// replay and never wait: every run retrains every RetrainEvery answers.
+// replay, and they wait only as a passive twin checked less often than every
+// MaxIdle answers (a checkpoint calls Policy; the learner's own choice calls
+// Select every round): every figure's run retrains every RetrainEvery
+// answers.
 //
 // Development runs (seeds ≥ 101 and splits ≥ 101 only) are logged in
 // target_devlog.md; the evaluation is pre-registered in verify/prereg/target.json.

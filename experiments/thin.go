@@ -8,10 +8,11 @@ import (
 
 // A checkpoint only observes the run: it reads the learner's policy and
 // model (Learner.Policy, Scorer, the evaluators) and changes nothing the
-// learner does afterwards. So a run's queries, answers and checkpoint values
-// at a round t do not depend on Spec.Every, which only chooses the rounds
-// that are reported, and a run with period e holds every checkpoint of the
-// same run with period k·e. Thin reads one off the other, which is how
+// learner does afterwards (the Learner contract, while no more than
+// algorithms.MaxIdle answers pass between checks). So a run's queries,
+// answers and checkpoint values at a round t do not depend on Spec.Every,
+// which only chooses the rounds that are reported, and a run with period e
+// holds every checkpoint of the same run with period k·e ≤ MaxIdle. Thin reads one off the other, which is how
 // package sweep computes such runs once (TestThinIsTheRun runs every
 // learner both ways on every kind of problem).
 
@@ -33,10 +34,13 @@ func (s Spec) TrajectoryKey() string {
 
 // Thins reports whether the result of the run fine contains that of coarse:
 // the two are the same run apart from the checkpoint period (and, for
-// passive twins, the learner: TrajectoryKey), and coarse's period is a
-// multiple of fine's.
+// passive twins, the learner: TrajectoryKey), coarse's period is a multiple
+// of fine's, and coarse checks its learner at least every
+// algorithms.MaxIdle answers (beyond that a learner fed answers without a
+// call may put off work until the next one, which a check then is).
 func Thins(fine, coarse Spec) bool {
-	return fine.Every > 0 && coarse.Every > 0 && coarse.Every%fine.Every == 0 && fine.TrajectoryKey() == coarse.TrajectoryKey()
+	return fine.Every > 0 && coarse.Every > 0 && coarse.Every%fine.Every == 0 &&
+		min(coarse.Every, coarse.T) <= algorithms.MaxIdle && fine.TrajectoryKey() == coarse.TrajectoryKey()
 }
 
 // Thin returns the result the run coarse gives, read off res, the result of

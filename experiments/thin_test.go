@@ -2,6 +2,7 @@ package experiments_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -12,9 +13,14 @@ import (
 
 // TestThinIsTheRun: every learner, on a fixed pool, in the fresh-context
 // reading, on both real data sets and as a passive twin, gives with
-// checkpoint period 10 exactly what its run with period 5 gives at those
-// rounds (T = 57, so the last checkpoint is off both grids). Package sweep
-// relies on it to compute such runs once.
+// checkpoint period 9 exactly what its run with period 3 gives at those
+// rounds (T = 57: neither period divides the retraining period, 20, and the
+// last checkpoint is off both grids), and its model then scores the pool
+// with the same bits; and as a passive twin, whose Select is never called,
+// the same with the longest period Thins allows (algorithms.MaxIdle) and
+// half of it. (With twice MaxIdle, neural-adb-target's passive twin puts off
+// retraining, as the Learner contract allows, and its model differs.)
+// Package sweep relies on this to compute such runs once.
 func TestThinIsTheRun(t *testing.T) {
 	cfg := algorithms.Default()
 	cfg.Width = 8
@@ -24,30 +30,36 @@ func TestThinIsTheRun(t *testing.T) {
 		name string
 		p    ProblemSpec
 		cfg  algorithms.Config
+		long bool
 	}{
-		{"square", ProblemSpec{Name: "square", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, cfg},
-		{"sine passive", ProblemSpec{Name: "sine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, passive},
-		{"cosine fresh", ProblemSpec{Name: "cosine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere", Candidates: 3}, cfg},
-		{"cems", ProblemSpec{Name: "cems", Contexts: 20}, cfg},
-		{"shuttle", ProblemSpec{Name: "shuttle", Contexts: 20, Holdout: 40}, cfg},
+		{"square", ProblemSpec{Name: "square", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, cfg, false},
+		{"sine passive", ProblemSpec{Name: "sine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, passive, false},
+		{"cosine fresh", ProblemSpec{Name: "cosine", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere", Candidates: 3}, cfg, false},
+		{"cems", ProblemSpec{Name: "cems", Contexts: 20}, cfg, false},
+		{"shuttle", ProblemSpec{Name: "shuttle", Contexts: 20, Holdout: 40}, cfg, false},
+		{"square passive, long", ProblemSpec{Name: "square", Dim: 3, Arms: 4, Contexts: 12, Theta: "sphere"}, passive, true},
 	}
 	for _, name := range algorithms.Names() {
 		for _, pr := range problems {
 			t.Run(name+"/"+pr.name, func(t *testing.T) {
-				fine := Spec{Algorithm: name, Problem: pr.p, Config: pr.cfg, T: 57, Every: 5, Seed: 3}
+				fine := Spec{Algorithm: name, Problem: pr.p, Config: pr.cfg, T: 57, Every: 3, Seed: 3}
 				coarse := fine
-				coarse.Every = 10
-				if !Thins(fine, coarse) || Thins(coarse, fine) {
-					t.Fatalf("Thins(5 → 10) = %v, Thins(10 → 5) = %v; want true, false", Thins(fine, coarse), Thins(coarse, fine))
+				coarse.Every = 9
+				if pr.long {
+					fine.T, fine.Every = algorithms.MaxIdle+100, algorithms.MaxIdle/2
+					coarse.T, coarse.Every = fine.T, algorithms.MaxIdle
 				}
-				res, err := Run(context.Background(), fine, nil)
+				if !Thins(fine, coarse) || Thins(coarse, fine) {
+					t.Fatalf("Thins(%d → %d) = %v, Thins(%d → %d) = %v; want true, false", fine.Every, coarse.Every, Thins(fine, coarse), coarse.Every, fine.Every, Thins(coarse, fine))
+				}
+				res, fineScores, err := runScored(fine)
 				if err != nil {
-					if _, err2 := Run(context.Background(), coarse, nil); err2 == nil || err2.Error() != err.Error() {
-						t.Fatalf("period 5: %v; period 10: %v", err, err2)
+					if _, _, err2 := runScored(coarse); err2 == nil || err2.Error() != err.Error() {
+						t.Fatalf("period %d: %v; period %d: %v", fine.Every, err, coarse.Every, err2)
 					}
 					t.Skipf("not run on this problem: %v", err)
 				}
-				want, err := Run(context.Background(), coarse, nil)
+				want, wantScores, err := runScored(coarse)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -55,12 +67,48 @@ func TestThinIsTheRun(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if !sameBits(fineScores, wantScores) {
+					t.Errorf("after the runs with periods %d and %d, the models score the pool differently", fine.Every, coarse.Every)
+				}
 				if g, w := runtest.ResultCSV(t, got), runtest.ResultCSV(t, want); g != w {
-					t.Errorf("the run with period 5, thinned to 10:\n%s\nthe run with period 10:\n%s", g, w)
+					t.Errorf("the run with period %d, thinned to %d:\n%s\nthe run with period %d:\n%s", fine.Every, coarse.Every, g, coarse.Every, w)
 				}
 			})
 		}
 	}
+}
+
+// runScored runs spec and returns its result and, for a learner with a
+// model (algorithms.Scorer), the model's scores of every pool row at the end,
+// which tell apart models that the policy-based metrics may not.
+func runScored(spec Spec) (*Result, []float64, error) {
+	prob, err := spec.Problem.Build(spec.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := algorithms.New(spec.Algorithm, algorithms.Env{Pool: prob.Pool, Config: spec.Config, Seed: spec.Seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := RunLearner(context.Background(), spec, prob, l, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	scores, _ := PoolScores(nil, l, prob.Pool)
+	return res, scores, nil
+}
+
+// sameBits reports whether a and b hold the same float64 bits.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestThinRefuses: Thin reads a run only off the same run with a period
@@ -84,6 +132,14 @@ func TestThinRefuses(t *testing.T) {
 			t.Errorf("Thin of period 4 to %+v: want an error", c)
 		}
 	}
+	// More than MaxIdle answers between checks: not read off a finer run.
+	fine := spec
+	fine.T, fine.Every = 3*algorithms.MaxIdle, algorithms.MaxIdle/2
+	long, longer := fine, fine
+	long.Every, longer.Every = algorithms.MaxIdle, 2*algorithms.MaxIdle
+	if !Thins(fine, long) || Thins(fine, longer) {
+		t.Errorf("Thins to period MaxIdle = %v, to 2·MaxIdle = %v; want true, false", Thins(fine, long), Thins(fine, longer))
+	}
 	c := spec
 	c.Every = 8
 	got, err := Thin(res, c)
@@ -105,8 +161,9 @@ func TestThinRefuses(t *testing.T) {
 
 // TestPassiveAs: every learner that declares its passive twin to be another
 // learner's (algorithms.Algorithm.PassiveAs) gives, as a passive twin, the
-// other's bytes on a fixed pool, in the fresh-context reading and on both
-// real data sets; and the comparison tells different models apart.
+// other's bytes, and a model that scores the pool with the same bits, on a
+// fixed pool, in the fresh-context reading and on both real data sets; and
+// the comparison tells different models apart.
 func TestPassiveAs(t *testing.T) {
 	cfg := algorithms.Default()
 	cfg.Width = 8
@@ -117,8 +174,13 @@ func TestPassiveAs(t *testing.T) {
 		{Name: "cems", Contexts: 20},
 		{Name: "shuttle", Contexts: 20, Holdout: 40},
 	}
-	run := func(t *testing.T, algo string, p ProblemSpec) string {
-		return runtest.CSV(t, Spec{Algorithm: algo, Problem: p, Config: cfg, T: 57, Every: 5, Seed: 3})
+	run := func(t *testing.T, algo string, p ProblemSpec) (string, []float64) {
+		t.Helper()
+		res, scores, err := runScored(Spec{Algorithm: algo, Problem: p, Config: cfg, T: 57, Every: 5, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return runtest.ResultCSV(t, res), scores
 	}
 	declared := 0
 	for _, name := range algorithms.Names() {
@@ -138,15 +200,22 @@ func TestPassiveAs(t *testing.T) {
 			if s.TrajectoryKey() != o.TrajectoryKey() || s.Key() == o.Key() {
 				t.Fatalf("%s and %s: passive twins should share the trajectory key, not the key", name, a.PassiveAs)
 			}
-			if g, w := run(t, name, p), run(t, a.PassiveAs, p); g != w {
+			g, gs := run(t, name, p)
+			w, ws := run(t, a.PassiveAs, p)
+			if g != w {
 				t.Errorf("%s on %s, passive:\n%s\n%s, passive:\n%s", name, p.Name, g, a.PassiveAs, w)
+			}
+			if !sameBits(gs, ws) {
+				t.Errorf("%s and %s on %s, passive: the models score the pool differently", name, a.PassiveAs, p.Name)
 			}
 		}
 	}
 	if declared == 0 {
 		t.Fatal("no learner declares its passive twin")
 	}
-	if run(t, "neural-adb-plus", problems[0]) == run(t, "neural-adb-ucb", problems[0]) {
+	plus, _ := run(t, "neural-adb-plus", problems[0])
+	ucb, _ := run(t, "neural-adb-ucb", problems[0])
+	if plus == ucb {
 		t.Error("the passive twins of neural-adb-plus and neural-adb-ucb gave the same bytes: the comparison cannot tell models apart")
 	}
 }
