@@ -3,6 +3,7 @@ package experiments_test
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/neural-adb/nadb/algorithms"
@@ -100,15 +101,7 @@ func runScored(spec Spec) (*Result, []float64, error) {
 
 // sameBits reports whether a and b hold the same float64 bits.
 func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 }
 
 // TestThinRefuses: Thin reads a run only off the same run with a period
