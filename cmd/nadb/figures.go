@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -153,6 +154,16 @@ flags:`)
 	return err
 }
 
+// minutes formats sec in minutes: whole minutes from 10 on, else one
+// decimal.
+func minutes(sec float64) string {
+	m := sec / 60
+	if m < 10 {
+		return strconv.FormatFloat(m, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(m, 'f', 0, 64)
+}
+
 // listFigures prints every figure with its distinct runs (as the sweep
 // counts them: a run drawn in two panels or two figures, with two
 // checkpoint periods, or as the passive twin of two learners with one
@@ -215,7 +226,7 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 	if n := len(seen) - len(trajectories); n > 0 {
 		thin = fmt.Sprintf(" (%d of them read off another run's results, not run)", n)
 	}
-	fmt.Fprintf(w, "%d distinct runs in all%s: about %.0f CPU-minutes, %.0f minutes of wall time with %d workers on as many idle cores", len(seen), thin, total/60, total/60/float64(workers), workers)
+	fmt.Fprintf(w, "%d distinct runs in all%s: about %s CPU-minutes, %s minutes of wall time with %d workers on as many idle cores", len(seen), thin, minutes(total), minutes(total/float64(workers)), workers)
 	if unmeasured > 0 {
 		fmt.Fprintf(w, " (%d runs guessed from the measured ones)", unmeasured)
 	}
