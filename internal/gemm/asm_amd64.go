@@ -89,22 +89,20 @@ func maskAsm(p Path, d, h []float64) (dt, ht []float64) {
 // whole number of vectors and returns its length; the caller finishes the
 // rest with adamGo.
 func adamAsm(p Path, theta, m, v, g []float64, c *[8]float64) int {
-	f, lanes := avx2Adam, avx2.lanes
-	if p == AVX512 {
-		f, lanes = avx512Adam, avx512.lanes
-	}
-	n := len(g) / lanes * lanes
-	if n > 0 {
-		f(&theta[0], &m[0], &v[0], &g[0], n, c)
-	}
-	return n
+	return adamLanes(p, avx2Adam, avx512Adam, theta, m, v, g, c)
 }
 
 // adamScaleAsm is adamAsm with the kernels that also set g ← θ·c[8].
 func adamScaleAsm(p Path, theta, m, v, g []float64, c *[9]float64) int {
-	f, lanes := avx2AdamScale, avx2.lanes
+	return adamLanes(p, avx2AdamScale, avx512AdamScale, theta, m, v, g, c)
+}
+
+// adamLanes runs the AVX2 or the AVX-512 kernel (by p) over the longest
+// prefix of g that is a whole number of vectors and returns its length.
+func adamLanes[C any](p Path, avx2k, avx512k func(theta, m, v, g *float64, n int, c *C), theta, m, v, g []float64, c *C) int {
+	f, lanes := avx2k, avx2.lanes
 	if p == AVX512 {
-		f, lanes = avx512AdamScale, avx512.lanes
+		f, lanes = avx512k, avx512.lanes
 	}
 	n := len(g) / lanes * lanes
 	if n > 0 {
