@@ -11,13 +11,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/neural-adb/nadb/experiments"
 	"github.com/neural-adb/nadb/experiments/sweep"
 	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/internal/gemm"
-	"github.com/neural-adb/nadb/internal/par"
 )
 
 func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -29,7 +29,7 @@ func cmdFigures(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	shard := fs.String("shard", "", "run only shard i/n of the sweep (1 ≤ i ≤ n), e.g. one task of a job array; plots nothing")
 	cacheDir := fs.String("cache", ".cache/runs", "directory of cached run results")
 	out := fs.String("out", "", "directory the figures are written to (default figures, the committed paper-scale results; required with -quick, which refuses to overwrite paper-scale figures)")
-	list := fs.Bool("list", false, "list the figures, their run counts and expected processor time (from the committed cost table), run nothing")
+	list := fs.Bool("list", false, "list the figures in the order they are run and drawn, their run counts, expected processor time (from the committed cost table) and when each is drawn; run nothing")
 	costs := fs.String("costs", "", "write the cost table of the figures' runs to this file (experiments/sweep/costs.csv): the processor times the cache recorded, after running one seed of every configuration that has none; plots nothing. With NADB_GEMM_FLOPS=1 and -workers 1 it counts each run's arithmetic too (the gflop column; runs cached without a count are not rerun, so use an empty -cache directory)")
 	peak := fs.Float64("peak", 0, "with -list: a core's peak rate in GFLOP/s (go test -bench Peak ./internal/gemm, as make speed measures it), to print each figure's arithmetic floor (the counted operations of its matrix products at that rate) beside its expected processor time")
 	fs.Usage = func() {
@@ -83,15 +83,18 @@ flags:`)
 			return err
 		}
 	}
+	// The runs start figure by figure in the order of the figure list (the
+	// paper's Figures 1–6 first), and each figure is drawn as soon as its
+	// runs are done.
 	var jobs []sweep.Job
-	for _, f := range figs {
+	for _, f := range sweep.RunOrder(figs) {
 		jobs = append(jobs, f.Jobs()...)
 	}
 	if *list {
 		if !(*peak >= 0) {
 			return usageError{fmt.Errorf("-peak: need a rate ≥ 0 in GFLOP/s, got %g", *peak)}
 		}
-		listFigures(stdout, figs, *workers, *peak)
+		listFigures(stdout, sweep.RunOrder(figs), *workers, *peak)
 		return nil
 	}
 	cache := &sweep.Cache{Dir: *cacheDir}
@@ -117,8 +120,19 @@ flags:`)
 	}
 	sw := sweep.Sweep{Cache: cache, Workers: *workers, Shard: sh, OnEvent: prog.event,
 		Cost: func(s experiments.Spec) float64 { c, _ := est.Estimate(s); return c }}
+	var d *sweep.Drawer
+	if sh.N <= 1 {
+		d = sweep.NewDrawer(figs, cache, *out, *workers, func(id string, files []string) {
+			prog.print(stdout, id+": "+strings.Join(files, " "))
+		})
+		sw.OnGroup = d.Group
+		prog.figures, prog.drawn = len(figs), d.Drawn
+	}
 	start := time.Now()
 	err = sw.Execute(ctx, jobs)
+	if d != nil {
+		d.Wait()
+	}
 	prog.finish()
 	if err != nil {
 		return prog.interrupted(ctx, err, *cacheDir)
@@ -128,22 +142,8 @@ flags:`)
 		fmt.Fprintf(stdout, "shard %d/%d done; copy the cache directories together and run nadb figures without -shard to plot\n", sh.I, sh.N)
 		return nil
 	}
-	// Figures are aggregated and drawn in parallel (each writes only its own
-	// files) and listed in order.
-	written := make([][]string, len(figs))
-	err = par.ForEach(ctx, len(figs), *workers, func(i int) error {
-		tab, err := figs[i].Aggregate(sweep.CacheLoader(cache))
-		if err != nil {
-			return err
-		}
-		written[i], err = tab.Render(*out, cache)
+	if _, err := d.Finish(); err != nil {
 		return err
-	}, nil)
-	if err != nil {
-		return err
-	}
-	for i, f := range figs {
-		fmt.Fprintf(stdout, "%s: %s\n", f.ID, strings.Join(written[i], " "))
 	}
 	// Tables across figures (the savings table of figures/choice), when all
 	// their figures were drawn.
@@ -164,14 +164,15 @@ func minutes(sec float64) string {
 	return strconv.FormatFloat(m, 'f', 0, 64)
 }
 
-// listFigures prints every figure with its distinct runs (as the sweep
+// listFigures prints every figure, in the order figs gives (the order the
+// sweep runs them in: sweep.RunOrder), with its distinct runs (as the sweep
 // counts them: a run drawn in two panels or two figures, with two
 // checkpoint periods, or as the passive twin of two learners with one
-// model, is computed once)
-// and their expected processor time from the committed cost table, then
-// the totals and the wall time they take on workers cores. With peak > 0
-// (GFLOP/s) it adds the arithmetic floor of each figure's runs whose
-// operations the table counted.
+// model, is computed once), their expected processor time from the
+// committed cost table and the wall time after which the figure is drawn
+// (its runs and those above on workers idle cores); then the totals. With
+// peak > 0 (GFLOP/s) it adds the arithmetic floor of each figure's runs
+// whose operations the table counted.
 func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 	est := sweep.DefaultCosts()
 	seen := map[string]bool{}
@@ -216,8 +217,8 @@ func listFigures(w io.Writer, figs []sweep.Figure, workers int, peak float64) {
 				floorNote = fmt.Sprintf("floor ≥ %.1f CPU-min (%d runs not counted)  ", floor/peak/60, floorMiss)
 			}
 		}
-		fmt.Fprintf(w, "%-24s %4d runs %6.1f CPU-min  %s%s%s: %s\n", f.ID, len(own), cpu/60, floorNote, note, f.Paper, f.Caption)
 		total += cpu
+		fmt.Fprintf(w, "%-24s %4d runs %6.1f CPU-min  drawn after %4s min  %s%s%s: %s\n", f.ID, len(own), cpu/60, minutes(total/float64(workers)), floorNote, note, f.Paper, f.Caption)
 		unmeasured += miss
 		totalFloor += floor
 		uncounted += floorMiss
@@ -335,6 +336,14 @@ type progress struct {
 	wall        float64 // their wall seconds
 	expected    float64 // their expected processor seconds
 	done, total int     // of the last event
+	// figures and drawn (nil when nothing is drawn) count the figures of
+	// the sweep and those drawn so far, for the message of an interrupted
+	// one.
+	figures int
+	drawn   func() int
+
+	mu  sync.Mutex // one line at a time: events and figures drawn
+	bar bool       // a terminal shows the bar (no newline after it yet)
 }
 
 // interrupted turns the error of an interrupted sweep into one that says
@@ -343,7 +352,11 @@ func (p *progress) interrupted(ctx context.Context, err error, cacheDir string) 
 	if ctx.Err() == nil {
 		return err
 	}
-	return fmt.Errorf("interrupted: %d of %d runs are finished and cached in %s; run the same command again to resume from there: %w", p.done, p.total, cacheDir, err)
+	drawn := ""
+	if p.drawn != nil {
+		drawn = fmt.Sprintf(" (%d of %d figures drawn)", p.drawn(), p.figures)
+	}
+	return fmt.Errorf("interrupted: %d of %d runs are finished and cached in %s%s; run the same command again to resume from there: %w", p.done, p.total, cacheDir, drawn, err)
 }
 
 func newProgress(w io.Writer, scale string, workers int) *progress {
@@ -356,7 +369,21 @@ func newProgress(w io.Writer, scale string, workers int) *progress {
 	return &progress{w: w, tty: tty, scale: scale, workers: max(workers, 1)}
 }
 
+// print writes line to w (standard output), first clearing the bar of a
+// terminal, which the next event draws again.
+func (p *progress) print(w io.Writer, line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.bar = false
+	}
+	fmt.Fprintln(w, line)
+}
+
 func (p *progress) event(ev sweep.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done, p.total = ev.Done, ev.Total
 	if !ev.Cached && !ev.Thinned {
 		p.runs++
@@ -380,6 +407,7 @@ func (p *progress) event(ev sweep.Event) {
 	if p.tty {
 		const width = 30
 		filled := width * ev.Done / max(ev.Total, 1)
+		p.bar = true
 		fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs  ETA %-8s %-24s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), ev.Done, ev.Total, eta, ev.Group)
 		return
 	}
@@ -390,7 +418,10 @@ func (p *progress) event(ev sweep.Event) {
 }
 
 func (p *progress) finish() {
-	if p.tty {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar {
 		fmt.Fprintln(p.w)
+		p.bar = false
 	}
 }

@@ -110,7 +110,7 @@ func TestRunInterruptedKeepsCheckpoints(t *testing.T) {
 }
 
 // TestSweepInterruptedSaysResume: an interrupted sweep says that the same
-// command resumes it.
+// command resumes it (and nadb figures, how many figures it drew).
 func TestSweepInterruptedSaysResume(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -122,6 +122,9 @@ func TestSweepInterruptedSaysResume(t *testing.T) {
 		err := run(ctx, io.Discard, io.Discard, args)
 		if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run the same command again to resume") {
 			t.Errorf("%v: error %v does not say that rerunning resumes", args, err)
+		}
+		if args[0] == "figures" && (err == nil || !strings.Contains(err.Error(), "0 of 1 figures drawn")) {
+			t.Errorf("%v: error %v does not say how many figures were drawn", args, err)
 		}
 	}
 }

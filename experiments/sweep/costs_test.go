@@ -84,9 +84,10 @@ func TestDefaultCostsCoverFigures(t *testing.T) {
 }
 
 // TestSweepRecordsCostsAndOrder runs a sweep with a cost function: the
-// runs start in decreasing order of expected cost, every event reports its
-// run's expected cost and what is left, and the cache records a processor
-// time for every run (on Linux), from which MeasuredCosts builds the table.
+// runs of its one group start in decreasing order of expected cost, every
+// event reports its run's expected cost and what is left, and the cache
+// records a processor time for every run (on Linux), from which
+// MeasuredCosts builds the table.
 func TestSweepRecordsCostsAndOrder(t *testing.T) {
 	f := tinyFigure()
 	jobs := f.Jobs()

@@ -20,11 +20,15 @@
 // processor time of every run (its thread's user + sys time); the cost table
 // costs.csv (Costs, CostKey), written from those times by nadb figures
 // -costs, gives the expected processor time of every configuration: nadb
-// figures -list prints it per figure, a sweep starts its most expensive runs
-// first, and the progress display's ETA weighs the runs by it. Aggregate
-// turns the runs into means with 95% Student-t intervals per checkpoint;
-// Render writes PNG, SVG, PDF, the plotted numbers as CSV and a manifest; a
-// figure's Tables hook adds tables (the real-data summaries, SummaryAt).
+// figures -list prints it per figure, a sweep starts the most expensive runs
+// of each group (figure) first, and the progress display's ETA weighs the
+// runs by it. Aggregate turns the runs into means with 95% Student-t
+// intervals per checkpoint; Render writes PNG, SVG, PDF, the plotted numbers
+// as CSV and a manifest; a figure's Tables hook adds tables (the real-data
+// summaries, SummaryAt). The runs go figure by figure in the order of the
+// list (RunOrder: the paper's figures first), and a Drawer draws each figure
+// as soon as its runs are done (Sweep.OnGroup), so the first figures can be
+// read long before the sweep ends and an interrupted sweep keeps them.
 //
 // How things look is decided here, not in the drawing package
 // (internal/plotfig): every algorithm's legend name and style, a colour,

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,16 +46,26 @@ type Sweep struct {
 	Shard   Shard       // zero value: everything
 	OnEvent func(Event) // called from one goroutine at a time
 	// Cost, if set, is the expected processor time of a run (Costs.Estimate):
-	// the runs start in decreasing order of it, so that the longest runs do
-	// not end the sweep with the other workers idle.
+	// within a group the runs start in decreasing order of it, so that the
+	// longest runs do not end the sweep with the other workers idle.
 	Cost func(experiments.Spec) float64
+	// OnGroup, if set, is called once for each group of the jobs (Job.Group)
+	// as soon as every run it wants in the shard is finished: cached, read off
+	// another run or run. A group with a failed run is not reported. It is
+	// called from the goroutine that calls OnEvent, right after the event
+	// that finished the group, so it should hand long work to another
+	// goroutine.
+	OnGroup func(group string)
 }
 
 // Execute runs every job of the shard that is not cached yet, on Workers
 // goroutines (internal/par). Each result is stored as soon as its run
 // finishes, with the processor time of the run's thread (cputime.Thread:
 // the goroutine stays on one thread while it runs), so an interrupted sweep
-// loses at most the runs in progress.
+// loses at most the runs in progress. The runs start group by group, in the
+// order of each group's first job (a run goes with the earliest group that
+// wants it or a run read off it), so that the first groups are finished
+// (OnGroup) while the others still run; within a group the longest first.
 // A job of the same trajectory as another (experiments.Spec.TrajectoryKey)
 // with a checkpoint period that is a multiple of the other's is not run: it
 // is read off the other's result (experiments.Thin), from the cache at once
@@ -69,9 +80,22 @@ type Sweep struct {
 func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 	seen := map[string]bool{}
 	var todo, cached []Job
+	rank := map[string]int{}        // group → its place among the groups
+	wanted := map[string][]string{} // run key → the groups that want it
+	missing := map[string]int{}     // group → runs it still waits for
 	for _, j := range jobs {
 		k := j.Spec.Key()
-		if seen[k] || !s.Shard.Has(j.Spec.TrajectoryKey()) {
+		if !s.Shard.Has(j.Spec.TrajectoryKey()) {
+			continue
+		}
+		if _, ok := rank[j.Group]; !ok {
+			rank[j.Group] = len(rank)
+		}
+		if !slices.Contains(wanted[k], j.Group) {
+			wanted[k] = append(wanted[k], j.Group)
+			missing[j.Group]++
+		}
+		if seen[k] {
 			continue
 		}
 		seen[k] = true
@@ -85,27 +109,34 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 	if err != nil {
 		return err
 	}
+	// A run starts with its earliest group: that of the first job that wants
+	// it or a run read off it.
+	first := make(map[string]int, len(todo))
+	byKey := make(map[string]float64, len(todo))
+	for _, j := range todo {
+		k := j.Spec.Key()
+		first[k] = rank[j.Group]
+		for _, t := range later[k] {
+			for _, g := range wanted[t.Spec.Key()] {
+				first[k] = min(first[k], rank[g])
+			}
+		}
+		if s.Cost != nil {
+			byKey[k] = s.Cost(j.Spec)
+		}
+	}
+	slices.SortStableFunc(todo, func(a, b Job) int {
+		ka, kb := a.Spec.Key(), b.Spec.Key()
+		if c := cmp.Compare(first[ka], first[kb]); c != 0 {
+			return c
+		}
+		return cmp.Compare(byKey[kb], byKey[ka])
+	})
 	cost := make([]float64, len(todo))
 	left := 0.0
-	if s.Cost != nil {
-		byKey := make(map[string]float64, len(todo))
-		for _, j := range todo {
-			byKey[j.Spec.Key()] = s.Cost(j.Spec)
-		}
-		slices.SortStableFunc(todo, func(a, b Job) int {
-			ca, cb := byKey[a.Spec.Key()], byKey[b.Spec.Key()]
-			switch {
-			case ca > cb:
-				return -1
-			case ca < cb:
-				return 1
-			}
-			return 0
-		})
-		for i, j := range todo {
-			cost[i] = byKey[j.Spec.Key()]
-			left += cost[i]
-		}
+	for i, j := range todo {
+		cost[i] = byKey[j.Spec.Key()]
+		left += cost[i]
 	}
 	total, done := len(cached)+len(thinned)+len(todo), 0
 	for _, t := range later {
@@ -116,6 +147,14 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 		ev.Done, ev.Total = done, total
 		if s.OnEvent != nil {
 			s.OnEvent(ev)
+		}
+		if ev.Err != nil {
+			return
+		}
+		for _, g := range wanted[ev.Spec.Key()] {
+			if missing[g]--; missing[g] == 0 && s.OnGroup != nil {
+				s.OnGroup(g)
+			}
 		}
 	}
 	for _, j := range cached {
