@@ -122,7 +122,11 @@ flags:`)
 		Cost: func(s experiments.Spec) float64 { c, _ := est.Estimate(s); return c }}
 	var d *sweep.Drawer
 	if sh.N <= 1 {
-		d = sweep.NewDrawer(figs, cache, *out, *workers, func(id string, files []string) {
+		d = sweep.NewDrawer(figs, cache, *out, *workers, func(id string, files []string, err error) {
+			if err != nil {
+				prog.print(stderr, "error: "+err.Error()+" (the runs go on)")
+				return
+			}
 			prog.print(stdout, id+": "+strings.Join(files, " "))
 		})
 		sw.OnGroup = d.Group

@@ -43,7 +43,7 @@ type Drawer struct {
 	figs    []Figure
 	cache   *Cache
 	out     string
-	onDrawn func(id string, files []string)
+	onDrawn func(id string, files []string, err error)
 
 	index map[string]int
 	queue chan int
@@ -58,8 +58,8 @@ type Drawer struct {
 
 // NewDrawer starts workers goroutines that draw figs from cache into the
 // directory out; onDrawn (may be nil) is called after each figure is drawn,
-// from one of them, with the files written.
-func NewDrawer(figs []Figure, cache *Cache, out string, workers int, onDrawn func(id string, files []string)) *Drawer {
+// from one of them, with the files written or the error that stopped it.
+func NewDrawer(figs []Figure, cache *Cache, out string, workers int, onDrawn func(id string, files []string, err error)) *Drawer {
 	d := &Drawer{figs: figs, cache: cache, out: out, onDrawn: onDrawn,
 		index: make(map[string]int, len(figs)), queue: make(chan int, len(figs)),
 		queued: make([]bool, len(figs)), written: make([][]string, len(figs)), errs: make([]error, len(figs))}
@@ -107,8 +107,8 @@ func (d *Drawer) draw(i int) {
 		d.drawn++
 	}
 	d.mu.Unlock()
-	if err == nil && d.onDrawn != nil {
-		d.onDrawn(d.figs[i].ID, files)
+	if d.onDrawn != nil {
+		d.onDrawn(d.figs[i].ID, files, err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/neural-adb/nadb/experiments"
@@ -113,7 +114,12 @@ func TestDrawerDrawsAsRunsFinish(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	var drawn []string
-	d := NewDrawer(figs, cache, out, 2, func(id string, files []string) { drawn = append(drawn, id) })
+	d := NewDrawer(figs, cache, out, 2, func(id string, files []string, err error) {
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+		drawn = append(drawn, id)
+	})
 	s := Sweep{Cache: cache, Workers: 1, OnGroup: func(g string) {
 		d.Group(g)
 		cancel()
@@ -181,5 +187,34 @@ func TestRunOrder(t *testing.T) {
 	}
 	if !slices.Equal(got, want) || got[0] != "fig1-main" {
 		t.Fatalf("run order %v, want %v", got, want)
+	}
+}
+
+// TestDrawerReportsErrors: a figure that cannot be written is reported at
+// once, to onDrawn, and by Finish, naming the figure; the others are drawn.
+func TestDrawerReportsErrors(t *testing.T) {
+	good, bad := tinyFigure(), tinyFigure()
+	good.ID, bad.ID, bad.Dir = "good", "bad", "sub"
+	cache := &Cache{Dir: t.TempDir()}
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, "sub"), nil, 0o644); err != nil { // a file where bad's directory goes
+		t.Fatal(err)
+	}
+	figs := []Figure{good, bad}
+	failed := map[string]bool{}
+	d := NewDrawer(figs, cache, out, 1, func(id string, _ []string, err error) { failed[id] = err != nil })
+	s := Sweep{Cache: cache, Workers: 2, OnGroup: d.Group}
+	if err := s.Execute(context.Background(), append(good.Jobs(), bad.Jobs()...)); err != nil {
+		t.Fatal(err)
+	}
+	d.Wait()
+	if len(failed) != 2 || failed["good"] || !failed["bad"] {
+		t.Fatalf("onDrawn reported failures %v, want bad only", failed)
+	}
+	if _, err := d.Finish(); err == nil || !strings.Contains(err.Error(), "figure bad") {
+		t.Fatalf("Finish: %v, want the error of figure bad", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "good.csv")); err != nil {
+		t.Fatal(err)
 	}
 }
