@@ -51,12 +51,13 @@ func TestAdamStepBitIdentical(t *testing.T) {
 				}
 			}
 			for i, gi := range g {
-				x := a.B1 * wm[i]
-				y := a.OneMinusB1 * gi
+				// float64: no fused multiply–add (GOAMD64=v3, arm64).
+				x := float64(a.B1 * wm[i])
+				y := float64(a.OneMinusB1 * gi)
 				wm[i] = x + y
-				x = a.B2 * wv[i]
+				x = float64(a.B2 * wv[i])
 				y = a.OneMinusB2 * gi
-				y *= gi
+				y = float64(y * gi)
 				wv[i] = x + y
 				num := wm[i] / a.Correction1
 				num *= a.LearningRate

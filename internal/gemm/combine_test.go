@@ -33,7 +33,7 @@ func TestCombineBitIdentical(t *testing.T) {
 			got, want := append([]float64(nil), x...), append([]float64(nil), x...)
 			ScaleShift(got, a, b)
 			for i, v := range want {
-				prod := a * v
+				prod := float64(a * v) // float64: no fused multiply–add (GOAMD64=v3, arm64)
 				want[i] = prod + b
 			}
 			checkBits(t, p, "ScaleShift", n, got, want)
@@ -41,16 +41,16 @@ func TestCombineBitIdentical(t *testing.T) {
 			AddProduct(got, d, h, a, b, c)
 			for i := range want {
 				l := a * d[i]
-				r := b * h[i]
+				r := float64(b * h[i])
 				r += c
-				l *= r
+				l = float64(l * r)
 				want[i] += l
 			}
 			checkBits(t, p, "AddProduct", n, got, want)
 			got, want = append([]float64(nil), x...), append([]float64(nil), x...)
 			Axpy(got, d, a)
 			for i := range want {
-				prod := a * d[i]
+				prod := float64(a * d[i])
 				want[i] += prod
 			}
 			checkBits(t, p, "Axpy", n, got, want)
