@@ -91,7 +91,7 @@ target-costs: nadb
 nadb:
 	$(GO) build -o bin/nadb ./cmd/nadb
 
-## figures: every figure of the paper at paper scale into figures/ (runs cached in .cache/runs)
+## figures: every figure of the paper (and ours) at paper scale into figures/, each drawn as soon as its runs are done, the paper's Figures 1-6 first (runs cached in .cache/runs; interrupted, it keeps what it finished and resumes)
 figures: nadb
 	bin/nadb figures -out figures
 	bin/nadb theory -out figures/theory
