@@ -66,9 +66,10 @@ func NewDrawer(figs []Figure, cache *Cache, out string, workers int, onDrawn fun
 	for i, f := range figs {
 		d.index[f.ID] = i
 	}
+	q := d.queue // Wait sets d.queue to nil
 	for range max(workers, 1) {
 		d.wg.Go(func() {
-			for i := range d.queue {
+			for i := range q {
 				d.draw(i)
 			}
 		})
