@@ -75,6 +75,19 @@ func TestSweepGoesGroupByGroup(t *testing.T) {
 		t.Errorf("groups reported %v, want %v", reported, want)
 	}
 
+	// Groups interleaved: "x" wants the first run and the last, which "y"
+	// names first; both of x's runs go first.
+	x, y := group(base[:1], "x"), group(base[1:], "y")
+	ran, reported = nil, nil
+	s.Cache = &Cache{Dir: t.TempDir()}
+	if err := s.Execute(context.Background(), slices.Concat(x, y, group(base[len(base)-1:], "x"))); err != nil {
+		t.Fatal(err)
+	}
+	if k := ran[1].Spec.Key(); len(reported) != 2 || reported[0] != "x" || k != base[0].Spec.Key() && k != base[len(base)-1].Spec.Key() {
+		t.Errorf("interleaved groups: reported %v, second run %s seed %d; want x first, with both its runs first", reported, ran[1].Spec.Algorithm, ran[1].Spec.Seed)
+	}
+	s.Cache = cache
+
 	// From the cache every group is reported at once; a failed run keeps its
 	// group from being reported.
 	bad := base[0]

@@ -109,33 +109,40 @@ func (s *Sweep) Execute(ctx context.Context, jobs []Job) error {
 	if err != nil {
 		return err
 	}
-	// A run starts with its earliest group: that of the first job that wants
-	// it or a run read off it.
-	first := make(map[string]int, len(todo))
-	byKey := make(map[string]float64, len(todo))
-	for _, j := range todo {
+	// A run starts with its earliest group: the first of the groups that
+	// want it or a run read off it.
+	type start struct {
+		job   Job
+		group int
+		cost  float64
+	}
+	starts := make([]start, len(todo))
+	for i, j := range todo {
 		k := j.Spec.Key()
-		first[k] = rank[j.Group]
+		first := rank[j.Group]
+		for _, g := range wanted[k] {
+			first = min(first, rank[g])
+		}
 		for _, t := range later[k] {
 			for _, g := range wanted[t.Spec.Key()] {
-				first[k] = min(first[k], rank[g])
+				first = min(first, rank[g])
 			}
 		}
+		starts[i] = start{job: j, group: first}
 		if s.Cost != nil {
-			byKey[k] = s.Cost(j.Spec)
+			starts[i].cost = s.Cost(j.Spec)
 		}
 	}
-	slices.SortStableFunc(todo, func(a, b Job) int {
-		ka, kb := a.Spec.Key(), b.Spec.Key()
-		if c := cmp.Compare(first[ka], first[kb]); c != 0 {
+	slices.SortStableFunc(starts, func(a, b start) int {
+		if c := cmp.Compare(a.group, b.group); c != 0 {
 			return c
 		}
-		return cmp.Compare(byKey[kb], byKey[ka])
+		return cmp.Compare(b.cost, a.cost)
 	})
 	cost := make([]float64, len(todo))
 	left := 0.0
-	for i, j := range todo {
-		cost[i] = byKey[j.Spec.Key()]
+	for i, st := range starts {
+		todo[i], cost[i] = st.job, st.cost
 		left += cost[i]
 	}
 	total, done := len(cached)+len(thinned)+len(todo), 0
