@@ -131,10 +131,10 @@ func (d *Drawer) Drawn() int {
 	return d.drawn
 }
 
-// Finish draws, after Wait, every figure that was not queued (one whose runs
-// are all cached but were not reported, such as a figure without runs), and
-// returns the files written per figure (in the order of figs) and the first
-// figure's error.
+// Finish, after a sweep of the figures that succeeded, waits for the queued
+// figures (Wait), draws any figure not queued (one without runs, which a
+// sweep never reports) and returns the files written per figure (in the
+// order of figs) and the first figure's error.
 func (d *Drawer) Finish() ([][]string, error) {
 	d.Wait()
 	for i := range d.figs {
