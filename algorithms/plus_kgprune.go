@@ -3,6 +3,8 @@ package algorithms
 import (
 	"math"
 	"slices"
+
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // Exact pruning of knowledgeGradient's candidates. Only the argmax of the
@@ -78,7 +80,9 @@ var kgPhi0 = math.Nextafter(1/math.Sqrt(2*math.Pi), math.Inf(1))
 // 1e-300, which only raises d·ψ(g/d) (its derivative in d is φ(g/d) > 0)
 // and keeps 0/0 out, ψ is bounded by kgPsiTab's chords, c = g/d clamped to
 // 8, and arms of best's slope are left out of min c. A NaN or infinite
-// slope gives NaN or +∞, and so does a NaN mean of best.
+// slope gives NaN or +∞, and so does a NaN mean of best. refine forms it
+// with gemm.ChordBounds (the same bits); this form is the reference that
+// the tests check.
 func kgChord(mu, b []float64, best int) float64 {
 	mb, bb := mu[best], b[best]
 	var sum, dmax [2]float64
@@ -87,13 +91,13 @@ func kgChord(mu, b []float64, best int) float64 {
 		g, d := mb-mu[a], math.Abs(b[a]-bb)+1e-300
 		x := min(g/d*kgPsiSteps, kgPsiMax) // NaN only for a NaN g or d
 		side := kgB2i(b[a] > bb)
-		sum[side] += d * kgPsi(x)
+		sum[side] += float64(d * kgPsi(x))
 		dmax[side] = max(dmax[side], d)
 		keep := -uint64(kgB2i(b[a] != bb)) // all ones unless best's slope
 		xs := math.Float64frombits(math.Float64bits(x)&keep | kgX128&^keep)
 		xmin[side] = min(xmin[side], xs)
 	}
-	return min(sum[0], dmax[0]*kgPsi(xmin[0])) + min(sum[1], dmax[1]*kgPsi(xmin[1]))
+	return min(sum[0], float64(dmax[0]*kgPsi(xmin[0]))) + min(sum[1], float64(dmax[1]*kgPsi(xmin[1])))
 }
 
 // kgX128 is the bits of 128 = kgPsiMax.
@@ -104,7 +108,7 @@ var kgX128 = math.Float64bits(kgPsiMax)
 func kgPsi(x float64) float64 {
 	i := uint8(int(x))
 	p := &kgPsiTab[i]
-	return p[0] + (x-float64(i))*p[1]
+	return p[0] + float64((x-float64(i))*p[1])
 }
 
 // kgEntry is a (context, candidate) term of knowledgeGradient kept for
@@ -123,7 +127,15 @@ type kgPrune struct {
 	order []int32   // candidates by decreasing ur
 	done  []bool    // candidate summed exactly
 	suf   []float64 // suffix sums of a candidate's r (refine)
+	// A chunk of refine's terms for gemm.ChordBounds: the offsets of
+	// their means and slopes, best, and their kgChord.
+	cmo, cbo, cbi [kgChunk]int32
+	chord         [kgChunk]float64
 }
+
+// kgChunk is how many terms refine bounds at once (gemm.ChordBounds, the
+// bits of kgChord): a few more than its early stop may need.
+const kgChunk = 32
 
 // startPrune empties the kept entries for a round of N contexts and M
 // candidates.
@@ -208,7 +220,8 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 	}
 	copy(start[1:], start[:M])
 	start[0] = 0
-	// refine adds the terms' bounds in order, each partial sum completed
+	// refine adds the terms' bounds in order (kgChord's bits, by
+	// gemm.ChordBounds kgChunk terms at a time), each partial sum completed
 	// by the rest of the ranges (suf, suffix sums: sums of positive values,
 	// so rounded within a few units of themselves), and stops as soon as
 	// that bound is below r.
@@ -220,11 +233,19 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 			suf[k] = suf[k+1] + p.r[ents[k]]
 		}
 		u := 0.0
-		for k, e := range ents {
-			c := int(p.ent[e].c)
-			u += min(p.r[e], kgChord(h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c])))
-			if kgBelow(u+suf[k+1], r) {
-				return true
+		for k0 := 0; k0 < len(ents); k0 += kgChunk {
+			chunk := ents[k0:min(k0+kgChunk, len(ents))]
+			n := len(chunk)
+			for i, e := range chunk {
+				c := p.ent[e].c
+				p.cmo[i], p.cbo[i], p.cbi[i] = c*int32(K), e*int32(K), p.best[c]
+			}
+			gemm.ChordBounds(p.chord[:n], h, p.b, p.cmo[:n], p.cbo[:n], p.cbi[:n], K, 1, &kgPsiTab)
+			for i, e := range chunk {
+				u += min(p.r[e], p.chord[i])
+				if kgBelow(u+suf[k0+i+1], r) {
+					return true
+				}
 			}
 		}
 		return kgBelow(u, r)

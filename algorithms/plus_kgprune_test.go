@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // kgPsiQuad is the normal loss ψ(c) = ∫_0^∞ t φ(c+t) dt by Simpson's rule
@@ -121,6 +123,64 @@ func TestKGBound(t *testing.T) {
 			b[k] = v
 			if ch := kgChord(mu, b, 0); !(math.IsNaN(ch) || math.IsInf(ch, 1)) {
 				t.Errorf("b %v: kgChord %v, want NaN or +Inf", b, ch)
+			}
+		}
+	}
+}
+
+// TestKGChordBounds: gemm.ChordBounds, as refine calls it (slopes of
+// entry e at e·K, kgPsiTab), gives kgChord's bits on every path (NaN where
+// kgChord is NaN), for 1 to 12 arms, 0 to 40 entries, ties, near ties,
+// lines tangent to a parabola, NaN and infinite means and slopes.
+func TestKGChordBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e300}
+	for trial := range 3000 {
+		K, n, N := 1+rng.IntN(12), rng.IntN(41), 1+rng.IntN(20)
+		scale := math.Pow(10, float64(rng.IntN(7)-3))
+		h, b := make([]float64, N*K), make([]float64, 50*K)
+		for i := range h {
+			switch r := rng.IntN(40); {
+			case r == 0:
+				h[i] = special[rng.IntN(len(special))]
+			case r < 5 && i%K > 0:
+				h[i] = h[i-1-rng.IntN(i%K)]
+			default:
+				h[i] = rng.NormFloat64()
+			}
+		}
+		for i := range b {
+			switch r := rng.IntN(40); {
+			case r == 0:
+				b[i] = special[rng.IntN(len(special))]
+			case r < 5 && i%K > 0:
+				b[i] = b[i-1-rng.IntN(i%K)]
+			case r < 7 && i%K > 0:
+				b[i] = math.Nextafter(b[i-1], math.Inf(2*rng.IntN(2)-1))
+			case r < 12:
+				z := 2 * rng.NormFloat64()
+				b[i], h[(i/K)%N*K+i%K] = scale*z, -scale*z*z/2
+			default:
+				b[i] = scale * rng.NormFloat64()
+			}
+		}
+		mo, bo, bi := make([]int32, n), make([]int32, n), make([]int32, n)
+		want := make([]float64, n)
+		for i := range n {
+			c, e := rng.IntN(N), rng.IntN(50)
+			best := plusArgmax(h[c*K : (c+1)*K])
+			mo[i], bo[i], bi[i] = int32(c*K), int32(e*K), int32(best)
+			want[i] = kgChord(h[c*K:(c+1)*K], b[e*K:(e+1)*K], best)
+		}
+		for _, p := range gemm.Available() {
+			prev := gemm.Use(p)
+			got := make([]float64, n)
+			gemm.ChordBounds(got, h, b, mo, bo, bi, K, 1, &kgPsiTab)
+			gemm.Use(prev)
+			for i := range n {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+					t.Fatalf("%v trial %d entry %d: %v, want kgChord's %v", p, trial, i, got[i], want[i])
+				}
 			}
 		}
 	}
