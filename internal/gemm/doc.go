@@ -97,7 +97,13 @@
 // a ragged tile is masked (VMASKMOVPD for AVX2, opmask registers for
 // AVX-512), so nothing is read or written past a row. The vectors of a row
 // are split into the fewest panels the tiles allow, as evenly as possible
-// (50 columns of 8 lanes: 4 + 3 vectors). MulTransTo first copies
+// (50 columns of 8 lanes: 4 + 3 vectors). On the AVX-512 path rows of 50
+// and 20 columns (the network's width and input) go instead through
+// kernels of 3 rows × (6 vectors + 2 columns) and 6 rows × (2 vectors + 4
+// columns) that hold the last columns of several rows in one vector (the
+// blend of the rows' broadcasts times those columns repeated): 150 useful
+// lanes of 152 instead of 168, and 120 of 120 instead of 144
+// (remcols_amd64.go); the rows left over take the tiles. MulTransTo first copies
 // Bᵀ into a scratch buffer. Long inner dimensions are cut into passes of 64
 // terms between which the tile is stored and reloaded, and the rows of c
 // into blocks of 64 that a pass computes panel by panel, so that the panel
