@@ -29,11 +29,15 @@ import (
 // with the number of updates r̃_s (from Confidence.Row()) already applied to
 // it; a row is brought up to date by one axpy (O(N)) per missed update when it
 // is next needed, so a row costs at most one pass over the update history
-// (O(N·t)) and rows the rule no longer uses cost nothing. Scoring a round is
-// O(|C|²). The pool must be small enough for a dense kernel.
+// (O(N·t)) and rows the rule no longer uses cost nothing. A round reads only
+// the entries between its pairs' rows; lookaheadBlock keeps those, updating a
+// pair row that stays from one round to the next on those 2|C| columns only
+// and taking a new one from lookaheadRows. Scoring a round is O(|C|²). The
+// pool must be small enough for a dense kernel.
 type NeuralADBLookahead struct {
 	*NeuralADB
 	rows  *lookaheadRows
+	block lookaheadBlock // the entries of rows that Select reads
 	pairs [][2]int
 	score []float64
 }
@@ -80,22 +84,10 @@ func (l *NeuralADBLookahead) Select(o Offer) Query {
 	for i, c := range l.ctxs {
 		a1, a2 := l.ArmRule(o, c)
 		pairs[i] = [2]int{c*K + a1, c*K + a2}
-		l.rows.row(c*K + a1) // bring every needed row up to date before taking
-		l.rows.row(c*K + a2) // slices: a new row may move the storage
 	}
 	l.score = resize(l.score, len(pairs))
-	score := l.score
-	for i, p := range pairs {
-		ri, rj := l.rows.row(p[0]), l.rows.row(p[1])
-		q := ri[p[0]] + rj[p[1]] - ri[p[1]] - rj[p[0]]
-		s := 0.0
-		for _, u := range pairs {
-			x := ri[u[0]] - ri[u[1]] - rj[u[0]] + rj[u[1]]
-			s += x * x
-		}
-		score[i] = s / (1 + q)
-	}
-	i := ArgmaxRand(score, -1, l.Rng)
+	lookaheadScore(l.score, l.block.update(l.rows, pairs))
+	i := ArgmaxRand(l.score, -1, l.Rng)
 	c := l.ctxs[i]
 	return Query{Context: c, Arm1: pairs[i][0] - c*K, Arm2: pairs[i][1] - c*K}
 }
@@ -123,16 +115,7 @@ func (l *NeuralADBLookahead) selectFresh(o Offer) Query {
 		}
 	}
 	l.score = resize(l.score, len(pairs))
-	for i := range pairs {
-		ri, rj := m[2*i*n:(2*i+1)*n], m[(2*i+1)*n:(2*i+2)*n]
-		q := ri[2*i] + rj[2*i+1] - ri[2*i+1] - rj[2*i]
-		s := 0.0
-		for u := range pairs {
-			x := ri[2*u] - ri[2*u+1] - rj[2*u] + rj[2*u+1]
-			s += x * x
-		}
-		l.score[i] = s / (1 + q)
-	}
+	lookaheadScore(l.score, m)
 	i := ArgmaxRand(l.score, -1, l.Rng)
 	c := l.ctxs[i]
 	return Query{Context: c, Arm1: pairs[i][0] - (c-first)*K, Arm2: pairs[i][1] - (c-first)*K}
@@ -170,6 +153,7 @@ type lookaheadRows struct {
 	ids  []int
 	done []int     // updates applied to each kept row
 	data []float64 // kept rows, n each
+	asym bool      // an update had a zero or non-finite entry (see lookaheadBlock)
 }
 
 func newLookaheadRows(k *gram.Dense, reg float64) *lookaheadRows {
@@ -208,7 +192,12 @@ func (r *lookaheadRows) row(i int) []float64 {
 }
 
 // push records the update M ← M − r̃ r̃ᵀ; kept rows apply it when next used.
-func (r *lookaheadRows) push(rt []float64) { r.hist = append(r.hist, rt...) }
+func (r *lookaheadRows) push(rt []float64) {
+	r.hist = append(r.hist, rt...)
+	if !r.asym && !exactSymmetric(rt) {
+		r.asym = true
+	}
+}
 
 // plusAxpy sets y += a·x (each product rounded before its sum: gemm.Axpy).
 func plusAxpy(a float64, x, y []float64) {
