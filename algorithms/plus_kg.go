@@ -59,12 +59,15 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool
 	live := growB(&ws.live, (M+3)/4) // bit j%4 of live[j/4]: candidate j
 	prune = prune && l.pool.Contexts*M*(K+2) <= kgPruneMax
 	if prune {
-		ws.startPrune(l.pool.Contexts, M)
+		ws.startPrune(l.pool.Contexts, M, K)
 	}
 	// Context by context, each candidate's total summed over contexts in
 	// increasing order.
 	for c := range l.pool.Contexts {
 		mu := h[c*K : (c+1)*K]
+		if prune { // the block is kept, as the slopes (keep)
+			blk = ws.prune.b[c*K*M : (c+1)*K*M]
+		}
 		gemm.MulTo(blk, ps.z[c*K*m:(c+1)*K*m], sp, K, m, M)
 		best := plusArgmax(mu)
 		// plusKG is 0 unless an arm other than best passes its filter
@@ -82,7 +85,7 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool
 			}
 		}
 		if prune {
-			ws.keep(c, best, mu, blk, den, live)
+			ws.keep(c, best, blk, den, live)
 			continue
 		}
 		for j := range M {

@@ -112,12 +112,13 @@ func kgPsi(x float64) float64 {
 }
 
 // kgEntry is a (context, candidate) term of knowledgeGradient kept for
-// kgScratch.pruned: its slopes are kgPrune.b[e·K : (e+1)·K] for entry e.
+// kgScratch.pruned: its slopes are kgPrune.b[(c·K + a)·M + j], a < K.
 type kgEntry struct{ c, j int32 }
 
 // kgPrune is the workspace of the pruned knowledgeGradient.
 type kgPrune struct {
-	b     []float64 // K slopes per entry
+	b     []float64 // per context, the K × M slopes β·den (all candidates)
+	rc    []float64 // per candidate of a context: its range times φ(0)
 	r     []float64 // per entry: the range of its slopes times φ(0)
 	ent   []kgEntry // in increasing context, then candidate
 	best  []int32   // plusArgmax of each context's means
@@ -139,9 +140,11 @@ const kgChunk = 32
 
 // startPrune empties the kept entries for a round of N contexts and M
 // candidates.
-func (ws *kgScratch) startPrune(N, M int) {
+func (ws *kgScratch) startPrune(N, M, K int) {
 	p := &ws.prune
-	p.b, p.r, p.ent = p.b[:0], p.r[:0], p.ent[:0]
+	p.b = growF(&p.b, N*K*M)
+	p.rc = growF(&p.rc, M)
+	p.r, p.ent = p.r[:0], p.ent[:0]
 	if cap(p.best) < N {
 		p.best = make([]int32, N)
 	}
@@ -150,33 +153,23 @@ func (ws *kgScratch) startPrune(N, M int) {
 	clear(p.ur)
 }
 
-// keep stores context c's live terms (bit j%4 of live[j/4]): candidate j's
-// slopes b_a = blk[a·M + j]·den[j], the products plusKG would get, and a
-// bound of the term, added to the candidate's ur: the range of the slopes
-// times φ(0) (the envelope's slope steps add up to at most the range, and
-// the normal loss is at most φ(0)). The largest and smallest slope are
-// found on kgOrd's integers (no branch); a NaN slope becomes one of them,
-// and the range NaN (never pruned).
-func (ws *kgScratch) keep(c, best int, mu, blk, den []float64, live []uint8) {
+// keep stores context c's live terms (bit j%4 of live[j/4]): blk, its
+// K × M block β (kgPrune.b's block of c), becomes the slopes b_a =
+// blk[a·M + j]·den[j], the products plusKG would get, and each live term
+// gets a bound, added to the candidate's ur: the range of its slopes times
+// φ(0) (the envelope's slope steps add up to at most the range, and the
+// normal loss is at most φ(0)). gemm.ScaleColsRange forms both; its range
+// is that of kgOrd's integers (no branch): a NaN slope becomes the largest
+// or smallest, and the range NaN (never pruned).
+func (ws *kgScratch) keep(c, best int, blk, den []float64, live []uint8) {
 	p := &ws.prune
-	K, M := len(mu), len(den)
+	M := len(den)
 	p.best[c] = int32(best)
-	for j := range M {
+	gemm.ScaleColsRange(blk, den, p.rc, live, len(blk)/M, M, kgPhi0)
+	for j, r := range p.rc[:M] {
 		if live[j/4]>>(j%4)&1 == 0 {
 			continue
 		}
-		n := len(p.b)
-		p.b = slices.Grow(p.b, K)[:n+K]
-		bs := p.b[n:]
-		dj := den[j]
-		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-		for a := range K {
-			v := blk[a*M+j] * dj
-			bs[a] = v
-			k := kgOrd(v)
-			lo, hi = min(lo, k), max(hi, k)
-		}
-		r := (kgUnord(hi) - kgUnord(lo)) * kgPhi0
 		p.r = append(p.r, r)
 		p.ent = append(p.ent, kgEntry{c: int32(c), j: int32(j)})
 		p.ur[j] += r
@@ -237,10 +230,10 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 			chunk := ents[k0:min(k0+kgChunk, len(ents))]
 			n := len(chunk)
 			for i, e := range chunk {
-				c := p.ent[e].c
-				p.cmo[i], p.cbo[i], p.cbi[i] = c*int32(K), e*int32(K), p.best[c]
+				c, j := p.ent[e].c, p.ent[e].j
+				p.cmo[i], p.cbo[i], p.cbi[i] = c*int32(K), c*int32(K*M)+j, p.best[c]
 			}
-			gemm.ChordBounds(p.chord[:n], h, p.b, p.cmo[:n], p.cbo[:n], p.cbi[:n], K, 1, &kgPsiTab)
+			gemm.ChordBounds(p.chord[:n], h, p.b, p.cmo[:n], p.cbo[:n], p.cbi[:n], K, M, &kgPsiTab)
 			for i, e := range chunk {
 				u += min(p.r[e], p.chord[i])
 				if kgBelow(u+suf[k0+i+1], r) {
@@ -250,10 +243,14 @@ func (ws *kgScratch) pruned(total, h []float64, K int) []float64 {
 		}
 		return kgBelow(u, r)
 	}
+	bs := growF(&ws.bs, K)
 	sum := func(j int) {
 		for _, e := range byJ[start[j]:start[j+1]] {
 			c := int(p.ent[e].c)
-			ws.add(j, h[c*K:(c+1)*K], p.b[int(e)*K:(int(e)+1)*K], int(p.best[c]))
+			for a := range bs {
+				bs[a] = p.b[(c*K+a)*M+j]
+			}
+			ws.add(j, h[c*K:(c+1)*K], bs, int(p.best[c]))
 			if ws.full() {
 				ws.flush(total)
 			}
