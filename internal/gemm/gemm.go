@@ -135,17 +135,10 @@ func stridedPost(m, n, k int, a []float64, ars, aks int, b []float64, bks int, c
 	}
 	switch active {
 	case AVX2, AVX512:
-		// Rows of 50 or 20 columns: whole tiles by remColsAsm (AVX-512).
-		if r := remColsAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h); r > 0 {
-			if r == m {
-				return
-			}
-			m, a, c = m-r, a[r*ars:], c[r*ldc:]
-			if h != nil {
-				h = h[r*ldc:]
-			}
+		// Rows of 50 or 20 columns by remColsAsm (AVX-512).
+		if !remColsAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h) {
+			stridedAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h)
 		}
-		stridedAsm(active, m, n, k, a, ars, aks, b, bks, c, ldc, acc, post, h)
 	default:
 		stridedGo(m, n, k, a, ars, aks, b, bks, c, ldc, acc)
 		postRows(m, n, c, ldc, post, h)

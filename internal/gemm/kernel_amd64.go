@@ -593,7 +593,28 @@ func avx512OuterMask7(m int, c *float64, v *float64, h *float64, ldh int, d *flo
 func avx512OuterMask8(m int, c *float64, v *float64, h *float64, ldh int, d *float64, ldd int, y *float64, mask uint64)
 
 //go:noescape
+func avx512Loop1x6R2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
+func avx512Loop2x6R2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
 func avx512Loop3x6R2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
+func avx512Loop1x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
+func avx512Loop2x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
+func avx512Loop3x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
+func avx512Loop4x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+
+//go:noescape
+func avx512Loop5x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
 
 //go:noescape
 func avx512Loop6x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)

@@ -22326,6 +22326,348 @@ store:
 	VZEROUPPER
 	RET
 
+// func avx512Loop1x6R2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop1x6R2(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x00000003, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000fc, DX
+	KMOVW DX, K2
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K2
+	MOVQ  $0x000000c0, DX
+	KMOVW DX, K2
+
+tile:
+	MOVQ      k+8(FP), DX
+	MOVQ      b+40(FP), SI
+	MOVQ      CX, BX
+	TESTQ     $0x00000001, acc+80(FP)
+	JZ        zero
+	MOVQ      R10, R12
+	VMOVUPD   (R12), Z0
+	VMOVUPD   64(R12), Z1
+	VMOVUPD   128(R12), Z2
+	VMOVUPD   192(R12), Z3
+	VMOVUPD   256(R12), Z4
+	VMOVUPD   320(R12), Z5
+	VMOVUPD.Z 384(R12), K1, Z6
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z7
+	VMOVUPD         64(SI), Z8
+	VMOVUPD         128(SI), Z9
+	VMOVUPD         192(SI), Z10
+	VMOVUPD         256(SI), Z11
+	VMOVUPD         320(SI), Z12
+	VBROADCASTF32X4 384(SI), Z13
+	VBROADCASTSD    (BX), Z14
+	VFMADD231PD     Z7, Z14, Z0
+	VFMADD231PD     Z8, Z14, Z1
+	VFMADD231PD     Z9, Z14, Z2
+	VFMADD231PD     Z10, Z14, Z3
+	VFMADD231PD     Z11, Z14, Z4
+	VFMADD231PD     Z12, Z14, Z5
+	VFMADD231PD     Z13, Z14, Z6
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z15, Z15, Z15
+	VPMAXSQ Z15, Z0, Z0
+	VPMAXSQ Z15, Z1, Z1
+	VPMAXSQ Z15, Z2, Z2
+	VPMAXSQ Z15, Z3, Z3
+	VPMAXSQ Z15, Z4, Z4
+	VPMAXSQ Z15, Z5, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(DX), Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z1, K2, Z1
+	VMOVDQU64   128(DX), Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z2, K2, Z2
+	VMOVDQU64   192(DX), Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z3, K2, Z3
+	VMOVDQU64   256(DX), Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z4, K2, Z4
+	VMOVDQU64   320(DX), Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z5, K2, Z5
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z16, Z16, Z16
+	VPMAXSQ Z16, Z6, Z6
+
+noreluR:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomaskR
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVUPD.Z   384(DX), K1, Z7
+	VPTESTMQ    Z7, Z7, K2
+	VMOVDQU64.Z Z6, K2, Z6
+
+nomaskR:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, 128(R10)
+	VMOVUPD Z3, 192(R10)
+	VMOVUPD Z4, 256(R10)
+	VMOVUPD Z5, 320(R10)
+	VMOVUPD Z6, K1, 384(R10)
+	ADDQ    R11, R10
+	ADDQ    DI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop2x6R2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop2x6R2(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x00000003, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000fc, DX
+	KMOVW DX, K2
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K3
+	MOVQ  $0x000000c0, DX
+	KMOVW DX, K3
+
+tile:
+	MOVQ         k+8(FP), DX
+	MOVQ         b+40(FP), SI
+	MOVQ         CX, BX
+	TESTQ        $0x00000001, acc+80(FP)
+	JZ           zero
+	MOVQ         R10, R12
+	VMOVUPD      (R12), Z0
+	VMOVUPD      64(R12), Z1
+	VMOVUPD      128(R12), Z2
+	VMOVUPD      192(R12), Z3
+	VMOVUPD      256(R12), Z4
+	VMOVUPD      320(R12), Z5
+	VMOVUPD.Z    384(R12), K1, Z12
+	ADDQ         R11, R12
+	VMOVUPD      (R12), Z6
+	VMOVUPD      64(R12), Z7
+	VMOVUPD      128(R12), Z8
+	VMOVUPD      192(R12), Z9
+	VMOVUPD      256(R12), Z10
+	VMOVUPD      320(R12), Z11
+	VINSERTF32X4 $0x01, 384(R12), Z12, Z12
+	JMP          start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z13
+	VMOVUPD         64(SI), Z14
+	VMOVUPD         128(SI), Z15
+	VMOVUPD         192(SI), Z16
+	VMOVUPD         256(SI), Z17
+	VMOVUPD         320(SI), Z18
+	VBROADCASTF32X4 384(SI), Z19
+	VBROADCASTSD    (BX), Z21
+	VFMADD231PD     Z13, Z21, Z0
+	VFMADD231PD     Z14, Z21, Z1
+	VFMADD231PD     Z15, Z21, Z2
+	VFMADD231PD     Z16, Z21, Z3
+	VFMADD231PD     Z17, Z21, Z4
+	VFMADD231PD     Z18, Z21, Z5
+	VBROADCASTSD    (BX)(DI*1), Z22
+	VFMADD231PD     Z13, Z22, Z6
+	VFMADD231PD     Z14, Z22, Z7
+	VFMADD231PD     Z15, Z22, Z8
+	VFMADD231PD     Z16, Z22, Z9
+	VFMADD231PD     Z17, Z22, Z10
+	VFMADD231PD     Z18, Z22, Z11
+	VBLENDMPD       Z22, Z21, K2, Z20
+	VFMADD231PD     Z19, Z20, Z12
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z23, Z23, Z23
+	VPMAXSQ Z23, Z0, Z0
+	VPMAXSQ Z23, Z1, Z1
+	VPMAXSQ Z23, Z2, Z2
+	VPMAXSQ Z23, Z3, Z3
+	VPMAXSQ Z23, Z4, Z4
+	VPMAXSQ Z23, Z5, Z5
+	VPMAXSQ Z23, Z6, Z6
+	VPMAXSQ Z23, Z7, Z7
+	VPMAXSQ Z23, Z8, Z8
+	VPMAXSQ Z23, Z9, Z9
+	VPMAXSQ Z23, Z10, Z10
+	VPMAXSQ Z23, Z11, Z11
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z0, K3, Z0
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z1, K3, Z1
+	VMOVDQU64   128(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z2, K3, Z2
+	VMOVDQU64   192(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z3, K3, Z3
+	VMOVDQU64   256(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z4, K3, Z4
+	VMOVDQU64   320(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z5, K3, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z6, K3, Z6
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z7, K3, Z7
+	VMOVDQU64   128(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z8, K3, Z8
+	VMOVDQU64   192(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z9, K3, Z9
+	VMOVDQU64   256(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z10, K3, Z10
+	VMOVDQU64   320(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z11, K3, Z11
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z24, Z24, Z24
+	VPMAXSQ Z24, Z12, Z12
+
+noreluR:
+	TESTQ        $0x00000004, acc+80(FP)
+	JZ           nomaskR
+	MOVQ         h+72(FP), DX
+	MOVQ         c+56(FP), BX
+	SUBQ         BX, DX
+	ADDQ         R10, DX
+	VMOVUPD.Z    384(DX), K1, Z13
+	ADDQ         R11, DX
+	VINSERTF32X4 $0x01, 384(DX), Z13, Z13
+	VPTESTMQ     Z13, Z13, K3
+	VMOVDQU64.Z  Z12, K3, Z12
+
+nomaskR:
+	VMOVUPD       Z0, (R10)
+	VMOVUPD       Z1, 64(R10)
+	VMOVUPD       Z2, 128(R10)
+	VMOVUPD       Z3, 192(R10)
+	VMOVUPD       Z4, 256(R10)
+	VMOVUPD       Z5, 320(R10)
+	VMOVUPD       Z12, K1, 384(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z6, (R10)
+	VMOVUPD       Z7, 64(R10)
+	VMOVUPD       Z8, 128(R10)
+	VMOVUPD       Z9, 192(R10)
+	VMOVUPD       Z10, 256(R10)
+	VMOVUPD       Z11, 320(R10)
+	VEXTRACTF32X4 $0x01, Z12, 384(R10)
+	ADDQ          R11, R10
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	DECQ          AX
+	JNZ           tile
+	VZEROUPPER
+	RET
+
 // func avx512Loop3x6R2(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·avx512Loop3x6R2(SB), NOSPLIT, $0-88
@@ -22576,6 +22918,794 @@ nomaskR:
 	VMOVUPD       Z17, 320(R10)
 	VEXTRACTF32X4 $0x02, Z18, 384(R10)
 	ADDQ          R11, R10
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	DECQ          AX
+	JNZ           tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop1x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop1x2R4(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x0000000f, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K2
+
+tile:
+	MOVQ      k+8(FP), DX
+	MOVQ      b+40(FP), SI
+	MOVQ      CX, BX
+	TESTQ     $0x00000001, acc+80(FP)
+	JZ        zero
+	MOVQ      R10, R12
+	VMOVUPD   (R12), Z0
+	VMOVUPD   64(R12), Z1
+	VMOVUPD.Z 128(R12), K1, Z2
+	JMP       start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z3
+	VMOVUPD         64(SI), Z4
+	VBROADCASTF64X4 128(SI), Z5
+	VBROADCASTSD    (BX), Z6
+	VFMADD231PD     Z3, Z6, Z0
+	VFMADD231PD     Z4, Z6, Z1
+	VFMADD231PD     Z5, Z6, Z2
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z7, Z7, Z7
+	VPMAXSQ Z7, Z0, Z0
+	VPMAXSQ Z7, Z1, Z1
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z0, K2, Z0
+	VMOVDQU64   64(DX), Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z1, K2, Z1
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z8, Z8, Z8
+	VPMAXSQ Z8, Z2, Z2
+
+noreluR:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomaskR
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVUPD.Z   128(DX), K1, Z3
+	VPTESTMQ    Z3, Z3, K2
+	VMOVDQU64.Z Z2, K2, Z2
+
+nomaskR:
+	VMOVUPD Z0, (R10)
+	VMOVUPD Z1, 64(R10)
+	VMOVUPD Z2, K1, 128(R10)
+	ADDQ    R11, R10
+	ADDQ    DI, CX
+	DECQ    AX
+	JNZ     tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop2x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop2x2R4(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x0000000f, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K2
+
+tile:
+	MOVQ         k+8(FP), DX
+	MOVQ         b+40(FP), SI
+	MOVQ         CX, BX
+	TESTQ        $0x00000001, acc+80(FP)
+	JZ           zero
+	MOVQ         R10, R12
+	VMOVUPD      (R12), Z0
+	VMOVUPD      64(R12), Z1
+	VMOVUPD.Z    128(R12), K1, Z4
+	ADDQ         R11, R12
+	VMOVUPD      (R12), Z2
+	VMOVUPD      64(R12), Z3
+	VINSERTF64X4 $0x01, 128(R12), Z4, Z4
+	JMP          start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z5
+	VMOVUPD         64(SI), Z6
+	VBROADCASTF64X4 128(SI), Z7
+	VBROADCASTSD    (BX), Z9
+	VFMADD231PD     Z5, Z9, Z0
+	VFMADD231PD     Z6, Z9, Z1
+	VBROADCASTSD    (BX)(DI*1), Z10
+	VFMADD231PD     Z5, Z10, Z2
+	VFMADD231PD     Z6, Z10, Z3
+	VBLENDMPD       Z10, Z9, K2, Z8
+	VFMADD231PD     Z7, Z8, Z4
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z11, Z11, Z11
+	VPMAXSQ Z11, Z0, Z0
+	VPMAXSQ Z11, Z1, Z1
+	VPMAXSQ Z11, Z2, Z2
+	VPMAXSQ Z11, Z3, Z3
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z5
+	VPTESTMQ    Z5, Z5, K3
+	VMOVDQU64.Z Z0, K3, Z0
+	VMOVDQU64   64(DX), Z5
+	VPTESTMQ    Z5, Z5, K3
+	VMOVDQU64.Z Z1, K3, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z5
+	VPTESTMQ    Z5, Z5, K3
+	VMOVDQU64.Z Z2, K3, Z2
+	VMOVDQU64   64(DX), Z5
+	VPTESTMQ    Z5, Z5, K3
+	VMOVDQU64.Z Z3, K3, Z3
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z12, Z12, Z12
+	VPMAXSQ Z12, Z4, Z4
+
+noreluR:
+	TESTQ        $0x00000004, acc+80(FP)
+	JZ           nomaskR
+	MOVQ         h+72(FP), DX
+	MOVQ         c+56(FP), BX
+	SUBQ         BX, DX
+	ADDQ         R10, DX
+	VMOVUPD.Z    128(DX), K1, Z5
+	ADDQ         R11, DX
+	VINSERTF64X4 $0x01, 128(DX), Z5, Z5
+	VPTESTMQ     Z5, Z5, K3
+	VMOVDQU64.Z  Z4, K3, Z4
+
+nomaskR:
+	VMOVUPD       Z0, (R10)
+	VMOVUPD       Z1, 64(R10)
+	VMOVUPD       Z4, K1, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z2, (R10)
+	VMOVUPD       Z3, 64(R10)
+	VEXTRACTF64X4 $0x01, Z4, 128(R10)
+	ADDQ          R11, R10
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	DECQ          AX
+	JNZ           tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop3x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop3x2R4(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x0000000f, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K2
+
+tile:
+	MOVQ         k+8(FP), DX
+	MOVQ         b+40(FP), SI
+	MOVQ         CX, BX
+	TESTQ        $0x00000001, acc+80(FP)
+	JZ           zero
+	MOVQ         R10, R12
+	VMOVUPD      (R12), Z0
+	VMOVUPD      64(R12), Z1
+	VMOVUPD.Z    128(R12), K1, Z6
+	ADDQ         R11, R12
+	VMOVUPD      (R12), Z2
+	VMOVUPD      64(R12), Z3
+	VINSERTF64X4 $0x01, 128(R12), Z6, Z6
+	ADDQ         R11, R12
+	VMOVUPD      (R12), Z4
+	VMOVUPD      64(R12), Z5
+	VMOVUPD.Z    128(R12), K1, Z7
+	JMP          start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z8
+	VMOVUPD         64(SI), Z9
+	VBROADCASTF64X4 128(SI), Z10
+	VBROADCASTSD    (BX), Z12
+	VFMADD231PD     Z8, Z12, Z0
+	VFMADD231PD     Z9, Z12, Z1
+	VBROADCASTSD    (BX)(DI*1), Z13
+	VFMADD231PD     Z8, Z13, Z2
+	VFMADD231PD     Z9, Z13, Z3
+	VBLENDMPD       Z13, Z12, K2, Z11
+	VFMADD231PD     Z10, Z11, Z6
+	VBROADCASTSD    (BX)(DI*2), Z12
+	VFMADD231PD     Z8, Z12, Z4
+	VFMADD231PD     Z9, Z12, Z5
+	VFMADD231PD     Z10, Z12, Z7
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z14, Z14, Z14
+	VPMAXSQ Z14, Z0, Z0
+	VPMAXSQ Z14, Z1, Z1
+	VPMAXSQ Z14, Z2, Z2
+	VPMAXSQ Z14, Z3, Z3
+	VPMAXSQ Z14, Z4, Z4
+	VPMAXSQ Z14, Z5, Z5
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K3
+	VMOVDQU64.Z Z0, K3, Z0
+	VMOVDQU64   64(DX), Z8
+	VPTESTMQ    Z8, Z8, K3
+	VMOVDQU64.Z Z1, K3, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K3
+	VMOVDQU64.Z Z2, K3, Z2
+	VMOVDQU64   64(DX), Z8
+	VPTESTMQ    Z8, Z8, K3
+	VMOVDQU64.Z Z3, K3, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z8
+	VPTESTMQ    Z8, Z8, K3
+	VMOVDQU64.Z Z4, K3, Z4
+	VMOVDQU64   64(DX), Z8
+	VPTESTMQ    Z8, Z8, K3
+	VMOVDQU64.Z Z5, K3, Z5
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z15, Z15, Z15
+	VPMAXSQ Z15, Z6, Z6
+	VPMAXSQ Z15, Z7, Z7
+
+noreluR:
+	TESTQ        $0x00000004, acc+80(FP)
+	JZ           nomaskR
+	MOVQ         h+72(FP), DX
+	MOVQ         c+56(FP), BX
+	SUBQ         BX, DX
+	ADDQ         R10, DX
+	VMOVUPD.Z    128(DX), K1, Z8
+	ADDQ         R11, DX
+	VINSERTF64X4 $0x01, 128(DX), Z8, Z8
+	ADDQ         R11, DX
+	VPTESTMQ     Z8, Z8, K3
+	VMOVDQU64.Z  Z6, K3, Z6
+	VMOVUPD.Z    128(DX), K1, Z8
+	VPTESTMQ     Z8, Z8, K3
+	VMOVDQU64.Z  Z7, K3, Z7
+
+nomaskR:
+	VMOVUPD       Z0, (R10)
+	VMOVUPD       Z1, 64(R10)
+	VMOVUPD       Z6, K1, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z2, (R10)
+	VMOVUPD       Z3, 64(R10)
+	VEXTRACTF64X4 $0x01, Z6, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z4, (R10)
+	VMOVUPD       Z5, 64(R10)
+	VMOVUPD       Z7, K1, 128(R10)
+	ADDQ          R11, R10
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	DECQ          AX
+	JNZ           tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop4x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop4x2R4(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x0000000f, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K2
+	LEAQ  (DI)(DI*2), R12
+
+tile:
+	MOVQ         k+8(FP), DX
+	MOVQ         b+40(FP), SI
+	MOVQ         CX, BX
+	TESTQ        $0x00000001, acc+80(FP)
+	JZ           zero
+	MOVQ         R10, R13
+	VMOVUPD      (R13), Z0
+	VMOVUPD      64(R13), Z1
+	VMOVUPD.Z    128(R13), K1, Z8
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z2
+	VMOVUPD      64(R13), Z3
+	VINSERTF64X4 $0x01, 128(R13), Z8, Z8
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z4
+	VMOVUPD      64(R13), Z5
+	VMOVUPD.Z    128(R13), K1, Z9
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z6
+	VMOVUPD      64(R13), Z7
+	VINSERTF64X4 $0x01, 128(R13), Z9, Z9
+	JMP          start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z10
+	VMOVUPD         64(SI), Z11
+	VBROADCASTF64X4 128(SI), Z12
+	VBROADCASTSD    (BX), Z14
+	VFMADD231PD     Z10, Z14, Z0
+	VFMADD231PD     Z11, Z14, Z1
+	VBROADCASTSD    (BX)(DI*1), Z15
+	VFMADD231PD     Z10, Z15, Z2
+	VFMADD231PD     Z11, Z15, Z3
+	VBLENDMPD       Z15, Z14, K2, Z13
+	VFMADD231PD     Z12, Z13, Z8
+	VBROADCASTSD    (BX)(DI*2), Z14
+	VFMADD231PD     Z10, Z14, Z4
+	VFMADD231PD     Z11, Z14, Z5
+	VBROADCASTSD    (BX)(R12*1), Z15
+	VFMADD231PD     Z10, Z15, Z6
+	VFMADD231PD     Z11, Z15, Z7
+	VBLENDMPD       Z15, Z14, K2, Z13
+	VFMADD231PD     Z12, Z13, Z9
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z16, Z16, Z16
+	VPMAXSQ Z16, Z0, Z0
+	VPMAXSQ Z16, Z1, Z1
+	VPMAXSQ Z16, Z2, Z2
+	VPMAXSQ Z16, Z3, Z3
+	VPMAXSQ Z16, Z4, Z4
+	VPMAXSQ Z16, Z5, Z5
+	VPMAXSQ Z16, Z6, Z6
+	VPMAXSQ Z16, Z7, Z7
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z0, K3, Z0
+	VMOVDQU64   64(DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z1, K3, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z2, K3, Z2
+	VMOVDQU64   64(DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z3, K3, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z4, K3, Z4
+	VMOVDQU64   64(DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z5, K3, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z6, K3, Z6
+	VMOVDQU64   64(DX), Z10
+	VPTESTMQ    Z10, Z10, K3
+	VMOVDQU64.Z Z7, K3, Z7
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z17, Z17, Z17
+	VPMAXSQ Z17, Z8, Z8
+	VPMAXSQ Z17, Z9, Z9
+
+noreluR:
+	TESTQ        $0x00000004, acc+80(FP)
+	JZ           nomaskR
+	MOVQ         h+72(FP), DX
+	MOVQ         c+56(FP), BX
+	SUBQ         BX, DX
+	ADDQ         R10, DX
+	VMOVUPD.Z    128(DX), K1, Z10
+	ADDQ         R11, DX
+	VINSERTF64X4 $0x01, 128(DX), Z10, Z10
+	ADDQ         R11, DX
+	VPTESTMQ     Z10, Z10, K3
+	VMOVDQU64.Z  Z8, K3, Z8
+	VMOVUPD.Z    128(DX), K1, Z10
+	ADDQ         R11, DX
+	VINSERTF64X4 $0x01, 128(DX), Z10, Z10
+	VPTESTMQ     Z10, Z10, K3
+	VMOVDQU64.Z  Z9, K3, Z9
+
+nomaskR:
+	VMOVUPD       Z0, (R10)
+	VMOVUPD       Z1, 64(R10)
+	VMOVUPD       Z8, K1, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z2, (R10)
+	VMOVUPD       Z3, 64(R10)
+	VEXTRACTF64X4 $0x01, Z8, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z4, (R10)
+	VMOVUPD       Z5, 64(R10)
+	VMOVUPD       Z9, K1, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z6, (R10)
+	VMOVUPD       Z7, 64(R10)
+	VEXTRACTF64X4 $0x01, Z9, 128(R10)
+	ADDQ          R11, R10
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	ADDQ          DI, CX
+	DECQ          AX
+	JNZ           tile
+	VZEROUPPER
+	RET
+
+// func avx512Loop5x2R4(mt int, k int, a *float64, ars int, aks int, b *float64, bks int, c *float64, ldc int, h *float64, acc int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avx512Loop5x2R4(SB), NOSPLIT, $0-88
+	MOVQ  mt+0(FP), AX
+	MOVQ  a+16(FP), CX
+	MOVQ  ars+24(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  aks+32(FP), R8
+	SHLQ  $0x03, R8
+	MOVQ  bks+48(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+56(FP), R10
+	MOVQ  ldc+64(FP), R11
+	SHLQ  $0x03, R11
+	MOVQ  $0x0000000f, DX
+	KMOVW DX, K1
+	MOVQ  $0x000000f0, DX
+	KMOVW DX, K2
+	LEAQ  (DI)(DI*2), R12
+
+tile:
+	MOVQ         k+8(FP), DX
+	MOVQ         b+40(FP), SI
+	MOVQ         CX, BX
+	TESTQ        $0x00000001, acc+80(FP)
+	JZ           zero
+	MOVQ         R10, R13
+	VMOVUPD      (R13), Z0
+	VMOVUPD      64(R13), Z1
+	VMOVUPD.Z    128(R13), K1, Z10
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z2
+	VMOVUPD      64(R13), Z3
+	VINSERTF64X4 $0x01, 128(R13), Z10, Z10
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z4
+	VMOVUPD      64(R13), Z5
+	VMOVUPD.Z    128(R13), K1, Z11
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z6
+	VMOVUPD      64(R13), Z7
+	VINSERTF64X4 $0x01, 128(R13), Z11, Z11
+	ADDQ         R11, R13
+	VMOVUPD      (R13), Z8
+	VMOVUPD      64(R13), Z9
+	VMOVUPD.Z    128(R13), K1, Z12
+	JMP          start
+
+zero:
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+
+start:
+	TESTQ DX, DX
+	JZ    store
+
+loop:
+	VMOVUPD         (SI), Z13
+	VMOVUPD         64(SI), Z14
+	VBROADCASTF64X4 128(SI), Z15
+	VBROADCASTSD    (BX), Z17
+	VFMADD231PD     Z13, Z17, Z0
+	VFMADD231PD     Z14, Z17, Z1
+	VBROADCASTSD    (BX)(DI*1), Z18
+	VFMADD231PD     Z13, Z18, Z2
+	VFMADD231PD     Z14, Z18, Z3
+	VBLENDMPD       Z18, Z17, K2, Z16
+	VFMADD231PD     Z15, Z16, Z10
+	VBROADCASTSD    (BX)(DI*2), Z17
+	VFMADD231PD     Z13, Z17, Z4
+	VFMADD231PD     Z14, Z17, Z5
+	VBROADCASTSD    (BX)(R12*1), Z18
+	VFMADD231PD     Z13, Z18, Z6
+	VFMADD231PD     Z14, Z18, Z7
+	VBLENDMPD       Z18, Z17, K2, Z16
+	VFMADD231PD     Z15, Z16, Z11
+	VBROADCASTSD    (BX)(DI*4), Z17
+	VFMADD231PD     Z13, Z17, Z8
+	VFMADD231PD     Z14, Z17, Z9
+	VFMADD231PD     Z15, Z17, Z12
+	ADDQ            R8, BX
+	ADDQ            R9, SI
+	DECQ            DX
+	JNZ             loop
+
+store:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      norelu
+	VPXORQ  Z19, Z19, Z19
+	VPMAXSQ Z19, Z0, Z0
+	VPMAXSQ Z19, Z1, Z1
+	VPMAXSQ Z19, Z2, Z2
+	VPMAXSQ Z19, Z3, Z3
+	VPMAXSQ Z19, Z4, Z4
+	VPMAXSQ Z19, Z5, Z5
+	VPMAXSQ Z19, Z6, Z6
+	VPMAXSQ Z19, Z7, Z7
+	VPMAXSQ Z19, Z8, Z8
+	VPMAXSQ Z19, Z9, Z9
+
+norelu:
+	TESTQ       $0x00000004, acc+80(FP)
+	JZ          nomask
+	MOVQ        h+72(FP), DX
+	MOVQ        c+56(FP), BX
+	SUBQ        BX, DX
+	ADDQ        R10, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z0, K3, Z0
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z1, K3, Z1
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z2, K3, Z2
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z3, K3, Z3
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z4, K3, Z4
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z5, K3, Z5
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z6, K3, Z6
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z7, K3, Z7
+	ADDQ        R11, DX
+	VMOVDQU64   (DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z8, K3, Z8
+	VMOVDQU64   64(DX), Z13
+	VPTESTMQ    Z13, Z13, K3
+	VMOVDQU64.Z Z9, K3, Z9
+
+nomask:
+	TESTQ   $0x00000002, acc+80(FP)
+	JZ      noreluR
+	VPXORQ  Z20, Z20, Z20
+	VPMAXSQ Z20, Z10, Z10
+	VPMAXSQ Z20, Z11, Z11
+	VPMAXSQ Z20, Z12, Z12
+
+noreluR:
+	TESTQ        $0x00000004, acc+80(FP)
+	JZ           nomaskR
+	MOVQ         h+72(FP), DX
+	MOVQ         c+56(FP), BX
+	SUBQ         BX, DX
+	ADDQ         R10, DX
+	VMOVUPD.Z    128(DX), K1, Z13
+	ADDQ         R11, DX
+	VINSERTF64X4 $0x01, 128(DX), Z13, Z13
+	ADDQ         R11, DX
+	VPTESTMQ     Z13, Z13, K3
+	VMOVDQU64.Z  Z10, K3, Z10
+	VMOVUPD.Z    128(DX), K1, Z13
+	ADDQ         R11, DX
+	VINSERTF64X4 $0x01, 128(DX), Z13, Z13
+	ADDQ         R11, DX
+	VPTESTMQ     Z13, Z13, K3
+	VMOVDQU64.Z  Z11, K3, Z11
+	VMOVUPD.Z    128(DX), K1, Z13
+	VPTESTMQ     Z13, Z13, K3
+	VMOVDQU64.Z  Z12, K3, Z12
+
+nomaskR:
+	VMOVUPD       Z0, (R10)
+	VMOVUPD       Z1, 64(R10)
+	VMOVUPD       Z10, K1, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z2, (R10)
+	VMOVUPD       Z3, 64(R10)
+	VEXTRACTF64X4 $0x01, Z10, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z4, (R10)
+	VMOVUPD       Z5, 64(R10)
+	VMOVUPD       Z11, K1, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z6, (R10)
+	VMOVUPD       Z7, 64(R10)
+	VEXTRACTF64X4 $0x01, Z11, 128(R10)
+	ADDQ          R11, R10
+	VMOVUPD       Z8, (R10)
+	VMOVUPD       Z9, 64(R10)
+	VMOVUPD       Z12, K1, 128(R10)
+	ADDQ          R11, R10
+	ADDQ          DI, CX
+	ADDQ          DI, CX
 	ADDQ          DI, CX
 	ADDQ          DI, CX
 	ADDQ          DI, CX

@@ -2,6 +2,6 @@
 
 package gemm
 
-func remColsAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool, post int, h []float64) int {
-	return 0
+func remColsAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks int, c []float64, ldc int, acc bool, post int, h []float64) bool {
+	return false
 }

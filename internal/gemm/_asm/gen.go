@@ -73,8 +73,12 @@ func main() {
 			for nv := 1; nv <= outerMaskMax; nv++ {
 				outerMask(s, nv)
 			}
-			remLoop(s, 3, 6, 2)
-			remLoop(s, 6, 2, 4)
+			for mr := 1; mr <= 3; mr++ {
+				remLoop(s, mr, 6, 2)
+			}
+			for mr := 1; mr <= 6; mr++ {
+				remLoop(s, mr, 2, 4)
+			}
 		}
 		adam(s, false)
 		adam(s, true)
