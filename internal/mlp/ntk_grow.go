@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/neural-adb/nadb/internal/gemm"
 )
 
 // NewEmptyFeatures returns features of architecture a with no rows, to be
@@ -210,7 +212,7 @@ func (k *StreamKernel) CrossRowsTo(dst []float64, rows []int, cols []int, c0, c1
 
 // FreshTo writes K(fresh row x0+a, fresh row x0+b) into dst[a·(x1−x0)+b]:
 // the bits of CrossEntry, from the Gram matrices of the rows' signals
-// (gramUpper) combined entry by entry in CrossEntry's order, without
+// (gemm.DotUpper, floats.Dot's bits) combined entry by entry in CrossEntry's order, without
 // CrossEntry's per-entry look-ups.
 func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
 	f := k.fresh
@@ -226,7 +228,7 @@ func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
 	dd, hh := k.fg[:nn], k.fg[nn:2*nn]
 	dst = dst[:nn]
 	x, w := f.signal(2 * a.Depth)
-	gramUpper(dst, x[x0*w:x1*w], w, n)
+	gemm.DotUpper(dst, x[x0*w:x1*w], w, n)
 	if a.Bias {
 		for i := range n {
 			for j := i; j < n; j++ {
@@ -236,9 +238,9 @@ func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
 	}
 	for l := range a.Depth {
 		x, w = f.signal(2*l + 1)
-		gramUpper(dd, x[x0*w:x1*w], w, n)
+		gemm.DotUpper(dd, x[x0*w:x1*w], w, n)
 		x, w = f.signal(2 * l)
-		gramUpper(hh, x[x0*w:x1*w], w, n)
+		gemm.DotUpper(hh, x[x0*w:x1*w], w, n)
 		for i := range n {
 			s, d, h := dst[i*n+i:i*n+n], dd[i*n+i:i*n+n], hh[i*n+i:i*n+n]
 			for j := range s {
@@ -255,18 +257,6 @@ func (k *StreamKernel) FreshTo(dst []float64, x0, x1 int) {
 			v := f.Scale * dst[i*n+j]
 			dst[i*n+j] = v
 			dst[j*n+i] = v
-		}
-	}
-}
-
-// gramUpper writes ⟨x_i, x_j⟩ = floats.Dot(x_i, x_j) into dst[i·n+j] for
-// j ≥ i, where x_i is row i of x (n rows of w values).
-func gramUpper(dst, x []float64, w, n int) {
-	for i := range n {
-		xi := x[i*w : i*w+w]
-		d := dst[i*n : i*n+n]
-		for j := i; j < n; j++ {
-			d[j] = floats.Dot(xi, x[j*w:j*w+w])
 		}
 	}
 }
