@@ -102,9 +102,9 @@
 // kernels of 3 rows × (6 vectors + 2 columns) and 6 rows × (2 vectors + 4
 // columns) that hold the last columns of several rows in one vector (the
 // blend of the rows' broadcasts times those columns repeated): 150 useful
-// lanes of 152 instead of 168, and 120 of 120 instead of 144
-// (remcols_amd64.go; the rows left over by kernels of fewer rows). MulTransTo first copies
-// Bᵀ into a scratch buffer. Long inner dimensions are cut into passes of 64
+// lanes of 152 instead of 168, and 120 of 120 instead of 144; the rows
+// left over take the same kernels with fewer rows (remcols_amd64.go).
+// MulTransTo first copies Bᵀ into a scratch buffer. Long inner dimensions are cut into passes of 64
 // terms between which the tile is stored and reloaded, and the rows of c
 // into blocks of 64 that a pass computes panel by panel, so that the panel
 // of b and the rows of a being read stay in the first-level cache (the
