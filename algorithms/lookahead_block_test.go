@@ -11,8 +11,9 @@ import (
 
 // TestLookaheadBlockBits: the block the lookahead rule reads, kept by
 // updating only the slots' columns and filling a changed slot's row and
-// column from one full row, equals bit for bit the entries of the full rows
-// that lookaheadRows updates over all columns, round after round: slots kept,
+// column from one full row, and lookaheadRows' full rows equal bit for bit
+// M's rows updated one update after the other over all columns, round after
+// round: slots kept,
 // changed (one arm or both, or every slot), pairs added and dropped, several
 // updates or none between rounds, and after an update with a zero entry
 // (lookaheadRows.asym), when every slot takes its full row.
@@ -28,7 +29,22 @@ func TestLookaheadBlockBits(t *testing.T) {
 	}
 	const reg = 0.7
 	r := newLookaheadRows(k, reg)
-	full := newLookaheadRows(k, reg) // reference: full rows only
+	var hist [][]float64
+	// full is row i of M by the definition, one update after the other.
+	full := func(i int) []float64 {
+		m := make([]float64, n)
+		for j := range m {
+			m[j] = k.Data[i*n+j] * (1 / reg)
+		}
+		for _, h := range hist {
+			if a := -h[i]; a != 0 {
+				for j := range m {
+					m[j] += float64(a * h[j])
+				}
+			}
+		}
+		return m
+	}
 	var b lookaheadBlock
 	pairs := make([][2]int, 6, 9)
 	for i := range pairs {
@@ -44,7 +60,7 @@ func TestLookaheadBlockBits(t *testing.T) {
 				h[3] = 0
 			}
 			r.push(h)
-			full.push(h)
+			hist = append(hist, h)
 		}
 		switch {
 		case round%17 == 5: // another number of pairs: every slot new
@@ -74,7 +90,10 @@ func TestLookaheadBlockBits(t *testing.T) {
 		}
 		for p := range m {
 			i := pairs[p/2][p%2]
-			row := full.row(i)
+			row := full(i)
+			if got := r.row(i); !slices.EqualFunc(got, row, sameBits) {
+				t.Fatalf("round %d: lookaheadRows' row %d differs from M's", round, i)
+			}
 			for q := range m {
 				j := pairs[q/2][q%2]
 				if got, want := w[p*m+q], row[j]; math.Float64bits(got) != math.Float64bits(want) {
@@ -85,9 +104,7 @@ func TestLookaheadBlockBits(t *testing.T) {
 		score, want := make([]float64, len(pairs)), make([]float64, len(pairs))
 		lookaheadScore(score, w)
 		for i, p := range pairs {
-			ri, rj := full.row(p[0]), full.row(p[1])
-			ri = append([]float64(nil), ri...) // rj's call may move the storage
-			rj = full.row(p[1])
+			ri, rj := full(p[0]), full(p[1])
 			q := ri[p[0]] + rj[p[1]] - ri[p[1]] - rj[p[0]]
 			s := 0.0
 			for _, u := range pairs {
@@ -103,6 +120,8 @@ func TestLookaheadBlockBits(t *testing.T) {
 		}
 	}
 }
+
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 // TestLookaheadAsymmetric: an update with a zero, infinite or NaN entry marks
 // the kept rows asymmetric, after which the block takes every entry from its
@@ -180,5 +199,19 @@ func TestLookaheadBlockQueries(t *testing.T) {
 				t.Errorf("thompson %v: the block path fell back to full rows (an update had a zero entry): the test compares nothing", thompson)
 			}
 		}
+	}
+}
+
+// BenchmarkLookaheadScore: one round's score of 300 pairs from their block.
+func BenchmarkLookaheadScore(b *testing.B) {
+	const np = 300
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := make([]float64, 4*np*np)
+	for i := range w {
+		w[i] = rng.NormFloat64()
+	}
+	score := make([]float64, np)
+	for b.Loop() {
+		lookaheadScore(score, w)
 	}
 }

@@ -151,9 +151,11 @@ type lookaheadRows struct {
 	hist []float64 // r̃_1 … r̃_t, each n long
 	slot []int32   // pool row → position in ids, −1 if not kept
 	ids  []int
-	done []int     // updates applied to each kept row
-	data []float64 // kept rows, n each
-	asym bool      // an update had a zero or non-finite entry (see lookaheadBlock)
+	done []int       // updates applied to each kept row
+	data [][]float64 // kept rows, n each
+	asym bool        // an update had a zero or non-finite entry (see lookaheadBlock)
+	idx  []int32     // scratch: the updates a row misses
+	fac  []float64   // scratch: their factors −r̃_u[i]
 }
 
 func newLookaheadRows(k *gram.Dense, reg float64) *lookaheadRows {
@@ -165,6 +167,11 @@ func newLookaheadRows(k *gram.Dense, reg float64) *lookaheadRows {
 }
 
 // row returns M[i, :] (read only; valid until the next call of row or push).
+// It applies the missed updates in order, each product rounded before its
+// sum (gemm.Axpy's bits), skipping an update whose factor r̃_u[i] is zero;
+// while no update had a zero entry (asym false) none is skipped and all go
+// in one gemm.AxpyRows call, which keeps the row's values in registers from
+// the first update to the last.
 func (r *lookaheadRows) row(i int) []float64 {
 	n := r.n
 	s := int(r.slot[i])
@@ -173,19 +180,24 @@ func (r *lookaheadRows) row(i int) []float64 {
 		r.slot[i] = int32(s)
 		r.ids = append(r.ids, i)
 		r.done = append(r.done, 0)
-		off := len(r.data)
-		r.data = append(r.data, r.k.Column(i)...)
-		m := r.data[off : off+n]
-		inv := 1 / r.reg
-		for j := range m {
-			m[j] *= inv
-		}
+		m := make([]float64, n)
+		gemm.ScaleTo(m, r.k.Column(i), 1/r.reg)
+		r.data = append(r.data, m)
 	}
-	m := r.data[s*n : (s+1)*n]
+	m := r.data[s]
 	t := len(r.hist) / n
-	for u := r.done[s]; u < t; u++ {
-		h := r.hist[u*n : (u+1)*n]
-		plusAxpy(-h[i], h, m)
+	if u0 := r.done[s]; !r.asym && u0 < t {
+		r.idx, r.fac = r.idx[:0], r.fac[:0]
+		for u := u0; u < t; u++ {
+			r.idx = append(r.idx, int32(u))
+			r.fac = append(r.fac, -r.hist[u*n+i])
+		}
+		gemm.AxpyRows(m, r.hist, n, r.idx, r.fac)
+	} else {
+		for u := u0; u < t; u++ {
+			h := r.hist[u*n : (u+1)*n]
+			plusAxpy(-h[i], h, m)
+		}
 	}
 	r.done[s] = t
 	return m
