@@ -1,8 +1,9 @@
 package mlp
 
 import (
+	"bytes"
 	"fmt"
-	"slices"
+	"unsafe"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -267,7 +268,7 @@ func (k *StreamKernel) gather(cols []int) {
 	f := k.committed
 	nm := 2*f.Arch.Depth + 1
 	n := min(len(k.ids), len(cols))
-	if !slices.Equal(k.ids[:n], cols[:n]) {
+	if !sameInts(k.ids[:n], cols[:n]) {
 		k.ids, k.cap, k.g = k.ids[:0], 0, nil
 	}
 	if len(cols) <= len(k.ids) {
@@ -297,4 +298,16 @@ func (k *StreamKernel) gather(cols []int) {
 		}
 	}
 	k.ids = append(k.ids, cols[len(k.ids):]...)
+}
+
+// sameInts reports whether a and b (of equal length) hold the same ints:
+// slices.Equal's answer, from one comparison of their bytes (the runtime's
+// vector memory comparison; ints are equal exactly when their bytes are),
+// since gather checks the whole kept list on every call.
+func sameInts(a, b []int) bool {
+	if len(a) == 0 {
+		return true
+	}
+	size := len(a) * int(unsafe.Sizeof(a[0]))
+	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), size), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), size))
 }

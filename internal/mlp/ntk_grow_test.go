@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -189,5 +190,33 @@ func TestFreshToBits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSameInts requires slices.Equal's answer from sameInts for lists of
+// 0 … 40 ints, equal and differing at each position by one bit of any byte
+// (a negative number too).
+func TestSameInts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for n := 0; n <= 40; n++ {
+		a := make([]int, n)
+		for i := range a {
+			a[i] = rng.IntN(1 << 40)
+			if rng.IntN(5) == 0 {
+				a[i] = -a[i]
+			}
+		}
+		b := slices.Clone(a)
+		if !sameInts(a, b) {
+			t.Fatalf("n=%d: equal lists reported different", n)
+		}
+		for i := range n {
+			bit := rng.IntN(64)
+			b[i] ^= 1 << bit
+			if got, want := sameInts(a, b), slices.Equal(a, b); got != want {
+				t.Fatalf("n=%d, position %d, bit %d: sameInts %v, slices.Equal %v", n, i, bit, got, want)
+			}
+			b[i] = a[i]
+		}
 	}
 }
