@@ -74,7 +74,12 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool
 		// mu[best] − mu[a] < 8·|b_a − b_best|; that test, with the same
 		// products b = β·den, runs first over all candidates at once, and
 		// only the candidates with such an arm go through plusKG (a sum
-		// with +0 left out changes nothing).
+		// with +0 left out changes nothing). Pruned, keep makes the test
+		// too (gemm.ScaleColsMark).
+		if prune {
+			ws.keep(c, best, mu, blk, den, live)
+			continue
+		}
 		for j, v := range blk[best*M : (best+1)*M] {
 			bb[j] = v * den[j]
 		}
@@ -83,10 +88,6 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool
 			if a != best { // gap < 8·|row[j]·den[j] − bb[j]|
 				gemm.MarkAbove(live, blk[a*M:(a+1)*M], den, bb, 8, mu[best]-mu[a])
 			}
-		}
-		if prune {
-			ws.keep(c, best, blk, den, live)
-			continue
 		}
 		for j := range M {
 			if live[j/4]>>(j%4)&1 == 0 {

@@ -153,19 +153,21 @@ func (ws *kgScratch) startPrune(N, M, K int) {
 	clear(p.ur)
 }
 
-// keep stores context c's live terms (bit j%4 of live[j/4]): blk, its
-// K × M block β (kgPrune.b's block of c), becomes the slopes b_a =
+// keep marks context c's live terms in live (bit j%4 of live[j/4]: some
+// arm a ≠ best passes plusKG's filter mu[best] − mu[a] < 8·|b_a − b_best|,
+// as knowledgeGradient's gemm.MarkAbove calls test it) and stores them:
+// blk, its K × M block β (kgPrune.b's block of c), becomes the slopes b_a =
 // blk[a·M + j]·den[j], the products plusKG would get, and each live term
 // gets a bound, added to the candidate's ur: the range of its slopes times
 // φ(0) (the envelope's slope steps add up to at most the range, and the
-// normal loss is at most φ(0)). gemm.ScaleColsRange forms both; its range
-// is that of kgOrd's integers (no branch): a NaN slope becomes the largest
-// or smallest, and the range NaN (never pruned).
-func (ws *kgScratch) keep(c, best int, blk, den []float64, live []uint8) {
+// normal loss is at most φ(0)). gemm.ScaleColsMark does the test and forms
+// both; its range is that of kgOrd's integers (no branch): a NaN slope
+// becomes the largest or smallest, and the range NaN (never pruned).
+func (ws *kgScratch) keep(c, best int, mu, blk, den []float64, live []uint8) {
 	p := &ws.prune
 	M := len(den)
 	p.best[c] = int32(best)
-	gemm.ScaleColsRange(blk, den, p.rc, live, len(blk)/M, M, kgPhi0)
+	gemm.ScaleColsMark(blk, den, growF(&ws.bb, M), p.rc, mu, live, best, len(mu), M, 8, kgPhi0)
 	for j, r := range p.rc[:M] {
 		if live[j/4]>>(j%4)&1 == 0 {
 			continue
