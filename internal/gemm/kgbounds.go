@@ -5,17 +5,17 @@ import "math"
 // ChordBounds sets dst[i], for each i < len(dst), to the bound of line set i
 // that neural-adb-plus's knowledge-gradient pruning adds up (its kgChord):
 // with k arms, means mu_a = h[mo[i]+a], slopes b_a = b[bo[i]+a·bs], best =
-// bi[i] (the first largest mean), g_a = mu_best − mu_a, d_a = |b_a −
-// b_best| + 1e-300 and x_a = min(16·g_a/d_a, 128), for each side s (arms
-// of larger slope than best's, and the others) the smaller of Σ d_a·ψ(x_a)
-// and max d_a·ψ(min x_a), the minimum over the arms of the side whose
-// slope differs from best's (128 if none), summed: side ≤ slope first, then
-// the other. ψ(x) = tab[i][0] + (x − i)·tab[i][1], i = uint8(int(x)), is
-// the table's chord; every operation is rounded on its own, sums in
-// increasing arm order. A NaN among a set's means or slopes gives a NaN
-// (its payload may differ between paths). Where best has the largest mean
-// (g_a ≥ 0 or NaN for every a), it gives the same bits on every path. The AVX-512 path takes 8 sets at a
-// time, gathering their values.
+// bi[i], g_a = mu_best − mu_a, d_a = |b_a − b_best| + 1e-300 and
+// x_a = min(16·g_a/d_a, 128), for each side s (arms of larger slope than
+// best's, and the others) the smaller of Σ d_a·ψ(x_a) and
+// max d_a·ψ(min x_a), the minimum over the arms of the side whose slope
+// differs from best's (128 if none), summed: side ≤ slope first, then the
+// other. ψ(x) = tab[i][0] + (x − i)·tab[i][1], i = uint8(int(x)), is the
+// table's chord; every operation is rounded on its own, sums in increasing
+// arm order. A NaN among a set's means or slopes gives a NaN (its payload
+// may differ between paths). Where best has the largest mean (g_a ≥ 0 or
+// NaN for every a, as for kgChord's best), it gives the same bits on every
+// path. The AVX-512 path takes 8 sets at a time, gathering their values.
 //
 // It panics if mo, bo or bi is shorter than dst, k < 1, bs < 0, a best is
 // not below k or an index is outside h or b.
