@@ -109,15 +109,16 @@ func EstimateMemory(name string, s Shape, cfg Config, rounds int) []MemoryPart {
 		add("posterior blocks Q_c (K×K per context)", "arms", C*K*K)
 		add("posterior covariance and precision", "width", 3*m*m)
 		add("knowledge-gradient products: Σψ of every candidate duel, one context's β at a time, per-candidate sums", "contexts", C*(m+K+4))
-		// The pruned knowledge gradient keeps the slopes of a round's live
-		// terms while contexts × candidates × (K+2) ≤ kgPruneMax, and sums
-		// without pruning (keeping none) above it.
+		// The pruned knowledge gradient keeps the slopes of every term of a
+		// round (each context's K × candidates block) and two values per term
+		// while contexts × candidates × (K+2) ≤ kgPruneMax, and sums without
+		// pruning (keeping none) above it.
 		M := C
 		if s.Fresh > 0 {
 			M = float64(s.Fresh)
 		}
 		if kept := C * M * (K + 2); kept <= kgPruneMax {
-			add("knowledge-gradient pruning: the slopes of a round's live terms (at most 8 MB)", "contexts", kept)
+			add("knowledge-gradient pruning: the slopes of a round's terms (at most 8 MB)", "contexts", kept)
 		}
 		add("duel differences and prequential records", "rounds", T*(d+12))
 		return parts

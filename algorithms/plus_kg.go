@@ -23,9 +23,9 @@ import (
 // With prune, a candidate whose total is shown to be below that of an
 // earlier candidate gets −∞ instead (plus_kgprune.go): ArgmaxRand then
 // returns the same index and draws the same numbers as on the totals. The
-// pruned form keeps the slopes of the live terms of a round (up to
-// contexts × candidates × (K+2) values); above kgPruneMax it sums every
-// candidate, as without prune.
+// pruned form keeps the slopes of every term of a round and two values per
+// term (contexts × candidates × (K+2) values); above kgPruneMax it sums
+// every candidate, as without prune.
 func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool) []float64 {
 	ps := l.post
 	m, K := ps.m, l.pool.Arms

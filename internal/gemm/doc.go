@@ -42,6 +42,19 @@
 // 8 × 8 transposed in registers on the AVX-512 path: the W_lᵀ of a forward
 // pass).
 //
+// Beside the network, the same care for other hot loops, each operation
+// rounded on its own and every path giving the same bits: for Neural-ADB+'s
+// pruned knowledge gradient (package algorithms), MarkAbove (the 8σ filter
+// of all candidates at once), ScaleColsRange (a context's block of slopes
+// scaled column by column in place, with each column's range),
+// ScaleColsMark (both in one pass over the block) and ChordBounds (the
+// pruning's chord bound of many line sets, 8 at a time with gathers on the
+// AVX-512 path); DotUpper (the upper triangle of a Gram matrix of rows with
+// gonum floats.Dot's bits, in the order of its amd64 assembly: package mlp's
+// fresh-context kernel entries); and ForwardSub (rows of package gram's
+// blocked forward substitution: a fused multiply–add chain, then a division,
+// on 8 or 4 columns at a time).
+//
 // Matrices are row-major with rows stored contiguously (stride = columns).
 // Destinations must not overlap the operands. Slices shorter than their
 // shape, or negative dimensions, are programmer errors and panic.
@@ -82,8 +95,12 @@
 // math.Log1p's from Log1p, TestNormalLossBitIdentical the expression's
 // from NormalLoss, TestSigmoidToBitIdentical logistic.Sigmoid's from
 // SigmoidTo, TestOuterMaskBitIdentical MulMaskTo's and AddTransMulVecTo's
-// from OuterMaskTo, TestSlopeKeys the pure-Go keys from every path, and
-// TestTranspose every moved value's bits.
+// from OuterMaskTo, TestSlopeKeys the pure-Go keys from every path,
+// TestTranspose every moved value's bits, TestRemColsBitIdentical the plain
+// chains from the remainder-column kernels, TestChordBounds,
+// TestScaleColsRange and TestScaleColsMark the pure-Go bits from every
+// path, TestDotUpperBitIdentical floats.Dot's and
+// TestForwardSubBitIdentical math.FMA's and the division's.
 //
 // # Kernels
 //
