@@ -195,39 +195,8 @@ func kernel(s isa, mr, nv int, masked, loop bool) {
 	SHLQ(U8(3), ldc)
 
 	// Broadcast sources a + r·ars: base + index·scale with scale ∈ {1, 2, 4}.
-	var s3, s5, s7 GPVirtual
-	if mr > 3 {
-		s3 = GP64()
-		LEAQ(Mem{Base: ars, Index: ars, Scale: 2}, s3)
-	}
-	if mr > 5 {
-		s5 = GP64()
-		LEAQ(Mem{Base: ars, Index: ars, Scale: 4}, s5)
-	}
-	if mr > 7 {
-		s7 = GP64()
-		LEAQ(Mem{Base: s3, Index: ars, Scale: 4}, s7)
-	}
-	arow := func(r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: ap}
-		case 1:
-			return Mem{Base: ap, Index: ars, Scale: 1}
-		case 2:
-			return Mem{Base: ap, Index: ars, Scale: 2}
-		case 3:
-			return Mem{Base: ap, Index: s3, Scale: 1}
-		case 4:
-			return Mem{Base: ap, Index: ars, Scale: 4}
-		case 5:
-			return Mem{Base: ap, Index: s5, Scale: 1}
-		case 6:
-			return Mem{Base: ap, Index: s3, Scale: 2}
-		default:
-			return Mem{Base: ap, Index: s7, Scale: 1}
-		}
-	}
+	rs := newRows(ars, mr)
+	arow := func(r int) Mem { return rs.mem(ap, r) }
 
 	// Masks: a K register (AVX-512) or a pointer to a lane mask (AVX2).
 	var kmask OpmaskVirtual
@@ -1388,20 +1357,37 @@ func maxRow() {
 	RET()
 }
 
-// rows8 addresses 8 rows ld bytes apart from a base register: ld, 3·ld,
-// 5·ld and 7·ld in registers, so that every row is one addressing mode.
+// rows8 addresses up to 8 rows ld bytes apart from a base register: ld,
+// 3·ld, 5·ld and 7·ld in registers, so that every row is one addressing
+// mode.
 type rows8 struct{ ld, s3, s5, s7 Register }
 
-// newRows8 sets the multiples of ld that rows8 addresses with.
-func newRows8(ld Register) rows8 {
-	s3, s5, s7 := GP64(), GP64(), GP64()
-	LEAQ(Mem{Base: ld, Index: ld, Scale: 2}, s3)
-	LEAQ(Mem{Base: ld, Index: ld, Scale: 4}, s5)
-	LEAQ(Mem{Base: s3, Index: ld, Scale: 4}, s7)
-	return rows8{ld, s3, s5, s7}
+// newRows8 sets the multiples of ld that rows8 addresses 8 rows with.
+func newRows8(ld Register) rows8 { return newRows(ld, 8) }
+
+// newRows sets the multiples of ld that the first n rows (n ≤ 8) need:
+// registers only for 3·ld (n > 3), 5·ld (n > 5) and 7·ld (n > 7).
+func newRows(ld Register, n int) rows8 {
+	rs := rows8{ld: ld}
+	if n > 3 {
+		s3 := GP64()
+		LEAQ(Mem{Base: ld, Index: ld, Scale: 2}, s3)
+		rs.s3 = s3
+	}
+	if n > 5 {
+		s5 := GP64()
+		LEAQ(Mem{Base: ld, Index: ld, Scale: 4}, s5)
+		rs.s5 = s5
+	}
+	if n > 7 {
+		s7 := GP64()
+		LEAQ(Mem{Base: rs.s3, Index: ld, Scale: 4}, s7)
+		rs.s7 = s7
+	}
+	return rs
 }
 
-// mem returns the address of row r (0–7) from base.
+// mem returns the address of row r (0–7, below newRows' n) from base.
 func (rs rows8) mem(base Register, r int) Mem {
 	switch r {
 	case 0:
@@ -1513,31 +1499,8 @@ func remLoop(s isa, mr, nv, cols int) {
 		KMOVW(kb.As32(), kbl[j])
 	}
 	// Broadcast sources a + r·ars: base + index·scale with scale ∈ {1, 2, 4}.
-	var s3, s5 GPVirtual
-	if mr > 3 {
-		s3 = GP64()
-		LEAQ(Mem{Base: ars, Index: ars, Scale: 2}, s3)
-	}
-	if mr > 5 {
-		s5 = GP64()
-		LEAQ(Mem{Base: ars, Index: ars, Scale: 4}, s5)
-	}
-	arow := func(r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: ap}
-		case 1:
-			return Mem{Base: ap, Index: ars, Scale: 1}
-		case 2:
-			return Mem{Base: ap, Index: ars, Scale: 2}
-		case 3:
-			return Mem{Base: ap, Index: s3, Scale: 1}
-		case 4:
-			return Mem{Base: ap, Index: ars, Scale: 4}
-		default:
-			return Mem{Base: ap, Index: s5, Scale: 1}
-		}
-	}
+	rs := newRows(ars, mr)
+	arow := func(r int) Mem { return rs.mem(ap, r) }
 	// Part r mod g of a last-columns vector: load, insert, extract.
 	loadPart := func(m Mem, r int, x VecVirtual) {
 		switch {
