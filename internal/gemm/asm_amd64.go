@@ -148,15 +148,7 @@ func (e *engine[M]) run(m, n, k int, a []float64, ars, aks int, b []float64, bks
 	}
 	for t0 := 0; t0 < k; t0 += pass {
 		kk := min(pass, k-t0)
-		flag := 0
-		if acc || t0 > 0 {
-			flag = flagAcc
-		}
-		if t0+kk == k {
-			// The last pass stores the finished chains: ReLU and Mask
-			// apply to them in registers.
-			flag |= post
-		}
+		flag := passFlags(acc, t0, kk, k, post)
 		for r0 := 0; r0 < m; r0 += mb {
 			r1 := min(r0+mb, m)
 			j0 := 0
@@ -347,4 +339,20 @@ func outerMaskAsm(p Path, m, n int, c, v, h, d, y []float64) bool {
 	valid := n - (vecs-1)*avx512.lanes
 	avx512OuterMask[vecs-1](m, &c[0], &v[0], &h[0], n, &d[0], n, &y[0], avx512.mask(valid))
 	return true
+}
+
+// passFlags returns the acc argument of the kernels for the pass over the
+// terms t0 ≤ t < t0+kk of k: flagAcc to continue the chains from c (after
+// the first pass, or from the start when acc), and the steps of post on
+// the last pass, which stores the finished chains (ReLU and Mask apply to
+// them in registers).
+func passFlags(acc bool, t0, kk, k, post int) int {
+	flag := 0
+	if acc || t0 > 0 {
+		flag = flagAcc
+	}
+	if t0+kk == k {
+		flag |= post
+	}
+	return flag
 }

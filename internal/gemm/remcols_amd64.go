@@ -41,13 +41,7 @@ func remColsAsm(p Path, m, n, k int, a []float64, ars, aks int, b []float64, bks
 		}
 		for t0 := 0; t0 < k; t0 += pass {
 			kk := min(pass, k-t0)
-			flag := 0
-			if acc || t0 > 0 {
-				flag = flagAcc
-			}
-			if t0+kk == k {
-				flag |= post
-			}
+			flag := passFlags(acc, t0, kk, k, post)
 			if mt > 0 {
 				rk.f[mr-1](mt, kk, &a[t0*aks], ars, aks, &b[t0*bks], bks, &c[0], ldc, hp(h, 0, flag), flag)
 			}
