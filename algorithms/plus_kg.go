@@ -80,15 +80,8 @@ func (l *NeuralADBPlus) knowledgeGradient(dst []float64, qs [][3]int, prune bool
 			ws.keep(c, best, mu, blk, den, live)
 			continue
 		}
-		for j, v := range blk[best*M : (best+1)*M] {
-			bb[j] = v * den[j]
-		}
-		clear(live)
-		for a := range K {
-			if a != best { // gap < 8·|row[j]·den[j] − bb[j]|
-				gemm.MarkAbove(live, blk[a*M:(a+1)*M], den, bb, 8, mu[best]-mu[a])
-			}
-		}
+		// gap < 8·|row[j]·den[j] − bb[j]|, bb = β_best·den
+		gemm.MarkAboveRows(live, blk, den, bb, mu, best, K, M, 8)
 		for j := range M {
 			if live[j/4]>>(j%4)&1 == 0 {
 				continue

@@ -155,7 +155,7 @@ func (ws *kgScratch) startPrune(N, M, K int) {
 
 // keep marks context c's live terms in live (bit j%4 of live[j/4]: some
 // arm a ≠ best passes plusKG's filter mu[best] − mu[a] < 8·|b_a − b_best|,
-// as knowledgeGradient's gemm.MarkAbove calls test it) and stores them:
+// as knowledgeGradient's gemm.MarkAboveRows tests it) and stores them:
 // blk, its K × M block β (kgPrune.b's block of c), becomes the slopes b_a =
 // blk[a·M + j]·den[j], the products plusKG would get, and each live term
 // gets a bound, added to the candidate's ur: the range of its slopes times

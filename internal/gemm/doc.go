@@ -45,7 +45,8 @@
 // Beside the network, the same care for other hot loops, each operation
 // rounded on its own and every path giving the same bits: for Neural-ADB+'s
 // pruned knowledge gradient (package algorithms), MarkAbove (the 8σ filter
-// of all candidates at once), ScaleColsRange (a context's block of slopes
+// of all candidates at once) and MarkAboveRows (it for every arm of a
+// context), ScaleColsRange (a context's block of slopes
 // scaled column by column in place, with each column's range),
 // ScaleColsMark (both in one pass over the block) and ChordBounds (the
 // pruning's chord bound of many line sets, 8 at a time with gathers on the

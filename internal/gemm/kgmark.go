@@ -1,9 +1,7 @@
 package gemm
 
 // ScaleColsMark is the knowledge gradient's per-context pass over its k × m
-// block x in one: with y[j] = x[best][j]·s[j], it clears live (⌈m/4⌉
-// bytes) and sets bit j%4 of live[j/4] where MarkAbove(live, x[a], s, y, c,
-// mu[best] − mu[a]) would for some row a ≠ best, then does
+// block x in one: MarkAboveRows(live, x, s, y, mu, best, k, m, c), then
 // ScaleColsRange(x, s, r, live, k, m, f). The bits are those of these
 // calls; the AVX-512 path makes one pass over x for all of it (and y is
 // then left unspecified), the others make the calls. y and r need m
@@ -20,6 +18,16 @@ func ScaleColsMark(x, s, y, r, mu []float64, live []uint8, best, k, m int, c, f 
 		scaleColsMarkAVX512(&x[0], &s[0], &r[0], &mu[0], &live[0], best, k, m, c, f)
 		return
 	}
+	MarkAboveRows(live, x, s, y, mu, best, k, m, c)
+	ScaleColsRange(x, s, r, live, k, m, f)
+}
+
+// MarkAboveRows is the knowledge gradient's filter of a context's k × m
+// block x: with y[j] = x[best][j]·s[j], it clears live (⌈m/4⌉ bytes) and
+// calls MarkAbove(live, x[a], s, y, c, mu[best] − mu[a]) for every row
+// a ≠ best, so that bit j%4 of live[j/4] is set where some row passes.
+// x needs k·m values, s and y m, mu k and live ⌈m/4⌉ bytes, best < k.
+func MarkAboveRows(live []uint8, x, s, y, mu []float64, best, k, m int, c float64) {
 	xb := x[best*m : (best+1)*m]
 	for j := range m {
 		y[j] = xb[j] * s[j]
@@ -31,5 +39,4 @@ func ScaleColsMark(x, s, y, r, mu []float64, live []uint8, best, k, m int, c, f 
 			MarkAbove(live, x[a*m:(a+1)*m], s, y, c, mu[best]-mu[a])
 		}
 	}
-	ScaleColsRange(x, s, r, live, k, m, f)
 }
