@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Learners must not panic on features a user supplies (unscaled, constant,
@@ -55,7 +57,7 @@ func factorizeJittered(ch *mat.Cholesky, a *mat.SymDense) bool {
 	j := mat.NewSymDense(n, nil)
 	for k := -10; k <= 10; k++ {
 		j.CopySym(a)
-		d := scale * math.Pow(10, float64(k))
+		d := scale * xmath.Pow(10, float64(k))
 		for i := range n {
 			j.SetSym(i, i, j.At(i, i)+d)
 		}

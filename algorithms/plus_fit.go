@@ -7,6 +7,7 @@ import (
 
 	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // plusFitTemperature returns the τ ∈ {0} ∪ {2^{j/4}: j = −24…8} that maximises
@@ -26,7 +27,7 @@ func plusFitTemperature(marg []float64, gamma float64) (tau, ll float64) {
 		ll -= ws * math.Ln2
 	}
 	for j := -24; j <= 8; j++ {
-		t := math.Pow(2, float64(j)/4)
+		t := xmath.Pow(2, float64(j)/4)
 		v := 0.0
 		for s, ms := range marg {
 			v += w[s] * logistic.LogSigmoid(t*ms)
@@ -170,14 +171,14 @@ func (ps *plusPosterior) fitNu(gamma float64) {
 	for range 3 {
 		best := math.Inf(-1)
 		for k := -12; k <= 40; k++ {
-			x := math.Pow(2, float64(k)/2)
+			x := xmath.Pow(2, float64(k)/2)
 			if v := ll(tau, x); v > best {
 				best, nu2 = v, x
 			}
 		}
 		best = math.Inf(-1)
 		for j := -24; j <= 8; j++ {
-			x := math.Pow(2, float64(j)/4)
+			x := xmath.Pow(2, float64(j)/4)
 			if v := ll(x, nu2); v > best {
 				best, tau = v, x
 			}
@@ -192,8 +193,8 @@ func plusEI(mean, s float64) float64 {
 		return max(mean, 0)
 	}
 	z := mean / s
-	return mean*plusPhi(z) + s*math.Exp(-z*z/2)/math.Sqrt(2*math.Pi)
+	return mean*plusPhi(z) + s*xmath.Exp(-z*z/2)/math.Sqrt(2*math.Pi)
 }
 
 // plusPhi is the standard normal CDF.
-func plusPhi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+func plusPhi(z float64) float64 { return 0.5 * xmath.Erfc(-z/math.Sqrt2) }

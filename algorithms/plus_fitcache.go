@@ -5,6 +5,7 @@ import (
 
 	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // The grid searches of plusFitTemperature and plusPosterior.fitNu evaluate
@@ -74,7 +75,7 @@ func (tc *plusTempCache) fit(marg []float64, gamma float64) (tau, ll float64) {
 		ll -= ws * math.Ln2
 	}
 	for j := jLo; j <= jHi; j++ {
-		t := math.Pow(2, float64(j)/4)
+		t := xmath.Pow(2, float64(j)/4)
 		c := tc.terms[j-jLo]
 		for _, ms := range marg[len(c):kept] {
 			c = append(c, logistic.LogSigmoid(t*ms))
@@ -163,9 +164,9 @@ func plusSoftplusTo(dst, y, ex []float64) {
 	dst, ex = dst[:n], ex[:n]
 	for s, v := range y {
 		if v > 0 {
-			ex[s] = math.Exp(-v)
+			ex[s] = xmath.Exp(-v)
 		} else {
-			ex[s] = math.Exp(v)
+			ex[s] = xmath.Exp(v)
 		}
 	}
 	gemm.Log1p(dst, ex)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // plusFitNuUncached is fitNu as it was before its cache: the reference the
@@ -29,14 +30,14 @@ func plusFitNuUncached(recM, recV []float64, nu2, gamma float64) (float64, float
 	for range 3 {
 		best := math.Inf(-1)
 		for k := -12; k <= 40; k++ {
-			x := math.Pow(2, float64(k)/2)
+			x := xmath.Pow(2, float64(k)/2)
 			if v := ll(tau, x); v > best {
 				best, nu2 = v, x
 			}
 		}
 		best = math.Inf(-1)
 		for j := -24; j <= 8; j++ {
-			x := math.Pow(2, float64(j)/4)
+			x := xmath.Pow(2, float64(j)/4)
 			if v := ll(x, nu2); v > best {
 				best, tau = v, x
 			}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/neural-adb/nadb/internal/gemm"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // knowledgeGradient appends, for every candidate duel (c, a, b), the expected
@@ -207,7 +208,7 @@ func plusKG(mu, b []float64, best int, ws *kgScratch) float64 {
 	kg := 0.0
 	for k := s; k < s+n; k++ {
 		c := ws.cs[k]
-		kg += float64(ws.db[k] * (float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)))
+		kg += float64(ws.db[k] * (float64(plusPhi(-c)*(-c)) + xmath.Exp(-c*c/2)/math.Sqrt(2*math.Pi)))
 	}
 	ws.db, ws.cs = ws.db[:s], ws.cs[:s]
 	return kg

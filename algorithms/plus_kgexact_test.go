@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // plusKGReference is plusKG as first written (an insertion sort of arm
@@ -55,7 +57,7 @@ func plusKGReference(mu, b []float64, best int) float64 {
 	kg := 0.0
 	for k := 1; k < len(env); k++ {
 		c := math.Abs(cut[k])
-		kg += float64((b[env[k]] - b[env[k-1]]) * (float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)))
+		kg += float64((b[env[k]] - b[env[k-1]]) * (float64(plusPhi(-c)*(-c)) + xmath.Exp(-c*c/2)/math.Sqrt(2*math.Pi)))
 	}
 	return kg
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/neural-adb/nadb/internal/gemm"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Exact pruning of knowledgeGradient's candidates. Only the argmax of the
@@ -45,7 +46,7 @@ var kgPsiTab = kgPsiTable()
 func kgPsiTable() (t [256][2]float64) {
 	psi := func(i int) float64 {
 		c := float64(i) / kgPsiSteps
-		return (float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)) * (1 + 1e-10)
+		return (float64(plusPhi(-c)*(-c)) + xmath.Exp(-c*c/2)/math.Sqrt(2*math.Pi)) * (1 + 1e-10)
 	}
 	for i := range t {
 		if i < kgPsiMax {

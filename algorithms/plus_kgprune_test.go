@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/neural-adb/nadb/internal/gemm"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // kgPsiQuad is the normal loss ψ(c) = ∫_0^∞ t φ(c+t) dt by Simpson's rule
@@ -27,7 +28,7 @@ func kgPsiQuad(c float64) float64 {
 
 // kgPsiFormula is ψ(c) as plusKG computes it.
 func kgPsiFormula(c float64) float64 {
-	return float64(plusPhi(-c)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)
+	return float64(plusPhi(-c)*(-c)) + xmath.Exp(-c*c/2)/math.Sqrt(2*math.Pi)
 }
 
 // TestKGPsiTab: every point of kgPsiTab lies above ψ (by quadrature) by a

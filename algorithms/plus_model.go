@@ -8,6 +8,7 @@ import (
 	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 	"github.com/neural-adb/nadb/internal/mlp"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // plusNet is one member of neural-adb-plus's model family: the reward model
@@ -258,7 +259,7 @@ func (m *plusModel) adam(mb *plusNet) {
 		// rounded on its own (vectorised).
 		gemm.AdamStep(net.Theta, mb.am, mb.av, m.gr, gemm.Adam{
 			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,
-			Correction1: 1 - math.Pow(b1, float64(step)), Correction2: 1 - math.Pow(b2, float64(step)),
+			Correction1: 1 - xmath.Pow(b1, float64(step)), Correction2: 1 - xmath.Pow(b2, float64(step)),
 			LearningRate: lr, Eps: eps,
 		})
 	}

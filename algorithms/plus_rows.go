@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/neural-adb/nadb/internal/mlp"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // The per-row state of neural-adb-plus's model family: every member's scores
@@ -55,7 +56,7 @@ func (m *plusModel) average(crit func(*plusNet) float64) {
 	top := crit(m.Current())
 	sum := 0.0
 	for _, mb := range m.members {
-		mb.w = math.Exp(crit(mb) - top)
+		mb.w = xmath.Exp(crit(mb) - top)
 		sum += mb.w
 	}
 	if m.avg == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/neural-adb/nadb/internal/logistic"
 	"github.com/neural-adb/nadb/internal/mlp"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // lastLayer is a Laplace approximation of the posterior of the output weights
@@ -221,7 +222,7 @@ func fitNu2(m, v []float64) float64 {
 	}
 	best, bestLL := 1.0, math.Inf(-1)
 	for k := -12; k <= 40; k++ {
-		nu2 := math.Pow(2, float64(k)/2)
+		nu2 := xmath.Pow(2, float64(k)/2)
 		ll := 0.0
 		for i := range m {
 			ll += logistic.LogSigmoid(m[i] / math.Sqrt(1+math.Pi*nu2*v[i]/8))

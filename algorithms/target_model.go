@@ -7,6 +7,7 @@ import (
 	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
 	"github.com/neural-adb/nadb/internal/mlp"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // tgMember is one member of neural-adb-target's model family (the family
@@ -152,7 +153,7 @@ func (m *tgModel) train() {
 	top := m.current().tll
 	sum := 0.0
 	for _, mb := range m.members {
-		mb.w = math.Exp(mb.tll - top)
+		mb.w = xmath.Exp(mb.tll - top)
 		sum += mb.w
 	}
 	for _, mb := range m.members {
@@ -555,7 +556,7 @@ func (m *tgModel) adam(mb *tgMember) {
 		mb.net.backward(m.rows, sel, &m.b, c, m.gr, m.g1t)
 		gemm.AdamStep(net.Theta, mb.am, mb.av, m.gr, gemm.Adam{
 			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,
-			Correction1: 1 - math.Pow(b1, float64(step)), Correction2: 1 - math.Pow(b2, float64(step)),
+			Correction1: 1 - xmath.Pow(b1, float64(step)), Correction2: 1 - xmath.Pow(b2, float64(step)),
 			LearningRate: m.opt.LearningRate, Eps: eps,
 		})
 		mb.net.syncT()

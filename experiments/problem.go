@@ -7,6 +7,7 @@ import (
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Oracle answers duels: the labeller of the paper's Section 2. Simulated
@@ -114,7 +115,7 @@ func (l *Latent) KappaMu() float64 {
 	k := math.Inf(1)
 	for c := 0; c < len(l.F)/l.Arms; c++ {
 		fc := l.F[c*l.Arms : (c+1)*l.Arms]
-		e := math.Exp(-(slices.Max(fc) - slices.Min(fc))) // μ' is smallest at the largest |difference|
+		e := xmath.Exp(-(slices.Max(fc) - slices.Min(fc))) // μ' is smallest at the largest |difference|
 		k = math.Min(k, e/((1+e)*(1+e)))
 	}
 	return k

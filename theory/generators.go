@@ -7,6 +7,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Sequence is one draw z_1..z_T of a Generator with the conditional second
@@ -154,7 +156,7 @@ func (g IIDAnisotropic) axes() []float64 {
 	for i := range a {
 		a[i] = g.L
 		if g.D > 1 {
-			a[i] = g.L * math.Pow(g.Ratio, float64(i)/float64(g.D-1))
+			a[i] = g.L * xmath.Pow(g.Ratio, float64(i)/float64(g.D-1))
 		}
 	}
 	return a

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/neural-adb/nadb/experiments"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // KappaRow tabulates κ_μ = min over contexts and arm pairs of
@@ -63,7 +64,7 @@ func KappaTable(problems []string, base experiments.ProblemSpec, seeds int, firs
 // accurate for every x (no cancellation in 1 − σ(x)); the tests check
 // KappaMu against it.
 func muPrime(x float64) float64 {
-	e := math.Exp(-math.Abs(x))
+	e := xmath.Exp(-math.Abs(x))
 	return e / ((1 + e) * (1 + e))
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/neural-adb/nadb/internal/fsutil"
 	"github.com/neural-adb/nadb/internal/npy"
 	"github.com/neural-adb/nadb/internal/poolfile"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Synth describes a generated pool of one's own, for trying the tools and
@@ -156,7 +157,7 @@ func (s Synth) WriteDir(dir, answers string) error {
 				b++
 			}
 			y := 0
-			if rng.Float64() < 1/(1+math.Exp(util[c*K+b]-util[c*K+a])) {
+			if rng.Float64() < 1/(1+xmath.Exp(util[c*K+b]-util[c*K+a])) {
 				y = 1
 			}
 			if _, err := io.WriteString(w, "c"+strconv.Itoa(c+1)+",r"+strconv.Itoa(a+1)+",r"+strconv.Itoa(b+1)+","+strconv.Itoa(y)+"\n"); err != nil {

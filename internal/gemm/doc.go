@@ -173,7 +173,10 @@
 // without FMA (before Haswell or Piledriver, some Atom-class parts, virtual
 // machines that hide it) math.FMA falls back to software and the products
 // are about forty times slower, with the same bits; GODEBUG=cpu.fma=off
-// shows the effect on any amd64 machine.
+// shows the effect on any amd64 machine. The element-wise kernels'
+// exponentials (SigmoidTo, NormalLoss) keep the same bits there too: their
+// Go twins call package xmath, not math.Exp, whose amd64 assembly rounds
+// differently without FMA.
 //
 // The assembly (kernel_amd64.s, its declarations kernel_amd64.go and the
 // dispatch tables table_amd64.go) is generated with avo by the program in

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // TestNormalLossBitIdentical: NormalLoss gives normalLoss1's bits on every
@@ -46,7 +48,7 @@ func TestNormalLossBitIdentical(t *testing.T) {
 			got := make([]float64, n)
 			NormalLoss(got, cs[:n])
 			for i, c := range cs[:n] {
-				want := float64(0.5*math.Erfc(c/math.Sqrt2)*(-c)) + math.Exp(-c*c/2)/math.Sqrt(2*math.Pi)
+				want := float64(0.5*xmath.Erfc(c/math.Sqrt2)*(-c)) + xmath.Exp(-c*c/2)/math.Sqrt(2*math.Pi)
 				if math.Float64bits(got[i]) != math.Float64bits(want) && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
 					t.Fatalf("%v, c = %v (%#x): %v (%#x), want %v (%#x)", p, c, math.Float64bits(c), got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
 				}

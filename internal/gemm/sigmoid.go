@@ -1,13 +1,17 @@
 package gemm
 
-import "math"
+import (
+	"math"
+
+	"github.com/neural-adb/nadb/internal/xmath"
+)
 
 // SigmoidTo sets dst[i] to the logistic function of x[i] as package
-// logistic's Sigmoid evaluates it, 1/(1 + math.Exp(−x)) for x ≥ 0 and
-// e/(1 + e) with e = math.Exp(x) otherwise, each operation rounded on its
+// logistic's Sigmoid evaluates it, 1/(1 + xmath.Exp(−x)) for x ≥ 0 and
+// e/(1 + e) with e = xmath.Exp(x) otherwise, each operation rounded on its
 // own, bit for bit on every path. The AVX-512 path computes 8 values at a
 // time for |x| ≤ 700 with the operations of math.Exp's amd64 assembly (its
-// fused path, which math takes on a processor with AVX and FMA), in their
+// fused path, which xmath.Exp performs on every processor), in their
 // order; other values, a tail of fewer than 8, and every value on the other
 // paths go through the expression itself. dst must hold len(x) values.
 func SigmoidTo(dst, x []float64) {
@@ -32,8 +36,8 @@ func SigmoidTo(dst, x []float64) {
 // sigmoid1 is SigmoidTo of one value: package logistic's Sigmoid.
 func sigmoid1(x float64) float64 {
 	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
+		return 1 / (1 + xmath.Exp(-x))
 	}
-	e := math.Exp(x)
+	e := xmath.Exp(x)
 	return e / (1 + e)
 }

@@ -1,16 +1,21 @@
 // Package logistic holds the logistic link μ of the Bradley–Terry model and
 // the log-likelihood terms built on it, evaluated without overflow or
-// cancellation, so that every package computes them identically.
+// cancellation, so that every package computes them identically (with
+// xmath.Exp: the same bits on every processor).
 package logistic
 
-import "math"
+import (
+	"math"
+
+	"github.com/neural-adb/nadb/internal/xmath"
+)
 
 // Sigmoid returns μ(x) = 1/(1 + e^{−x}).
 func Sigmoid(x float64) float64 {
 	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
+		return 1 / (1 + xmath.Exp(-x))
 	}
-	e := math.Exp(x)
+	e := xmath.Exp(x)
 	return e / (1 + e)
 }
 
@@ -18,9 +23,9 @@ func Sigmoid(x float64) float64 {
 // duel lost by a margin x.
 func Softplus(x float64) float64 {
 	if x > 0 {
-		return x + math.Log1p(math.Exp(-x))
+		return x + math.Log1p(xmath.Exp(-x))
 	}
-	return math.Log1p(math.Exp(x))
+	return math.Log1p(xmath.Exp(x))
 }
 
 // LogSigmoid returns log μ(x) = −Softplus(−x).

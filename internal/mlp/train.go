@@ -8,6 +8,7 @@ import (
 	"github.com/neural-adb/nadb/internal/enum"
 	"github.com/neural-adb/nadb/internal/gemm"
 	"github.com/neural-adb/nadb/internal/logistic"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Optimizer names a training algorithm.
@@ -505,13 +506,13 @@ func (tr *Trainer) step(fill bool) bool {
 		const maxCorr = 1 << 10
 		for len(tr.corr) < min(tr.t, maxCorr) {
 			t := float64(len(tr.corr) + 1)
-			tr.corr = append(tr.corr, [2]float64{1 - math.Pow(b1, t), 1 - math.Pow(b2, t)})
+			tr.corr = append(tr.corr, [2]float64{1 - xmath.Pow(b1, t), 1 - xmath.Pow(b2, t)})
 		}
 		var corr [2]float64
 		if tr.t <= maxCorr {
 			corr = tr.corr[tr.t-1]
 		} else {
-			corr = [2]float64{1 - math.Pow(b1, float64(tr.t)), 1 - math.Pow(b2, float64(tr.t))}
+			corr = [2]float64{1 - xmath.Pow(b1, float64(tr.t)), 1 - xmath.Pow(b2, float64(tr.t))}
 		}
 		p := gemm.Adam{
 			B1: b1, OneMinusB1: 1 - b1, B2: b2, OneMinusB2: 1 - b2,

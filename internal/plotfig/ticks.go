@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // niceTicks places 3 to 7 labelled ticks at multiples of 1, 2 or 5 × 10^k
@@ -35,7 +37,7 @@ func niceStep(lo, hi float64, integer bool) (step float64, minors int) {
 			m      float64
 			minors int
 		}{{1, 2}, {2, 2}, {2.5, 5}, {5, 5}} {
-			s := q.m * math.Pow(10, k)
+			s := q.m * xmath.Pow(10, k)
 			if integer && (s < 1 || s != math.Round(s)) {
 				continue
 			}
@@ -108,7 +110,7 @@ func (t niceTicks) ticks(lo, hi float64) []plot.Tick {
 func formatTick(v, step float64) string {
 	dec := 0 // the decimals that make step an integer: 0.25 needs 2
 	for dec < 12 && step > 0 {
-		x := step * math.Pow(10, float64(dec))
+		x := step * xmath.Pow(10, float64(dec))
 		if math.Abs(x-math.Round(x)) < 1e-6*x {
 			break
 		}
@@ -137,13 +139,13 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	e0, e1 := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	powers := 0
 	for e := e0; e <= e1; e++ {
-		if v := math.Pow(10, float64(e)); v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+		if v := xmath.Pow(10, float64(e)); v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
 			powers++
 		}
 	}
 	var ticks []plot.Tick
 	for e := e0; e <= e1; e++ {
-		p := math.Pow(10, float64(e))
+		p := xmath.Pow(10, float64(e))
 		for m := 1; m <= 9; m++ {
 			v := float64(m) * p
 			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // SignedRank is the result of a Wilcoxon signed-rank test of H1: the paired
@@ -105,7 +105,7 @@ func SignedRankLess(a, b []float64) SignedRank {
 	mean := nf * (nf + 1) / 4
 	variance := nf*(nf+1)*(2*nf+1)/24 - tieTerm/48
 	z := (r.WPlus + 0.5 - mean) / math.Sqrt(variance)
-	r.P = distuv.UnitNormal.CDF(z)
+	r.P = 0.5 * xmath.Erfc(-z/math.Sqrt2) // the standard normal CDF as distuv.UnitNormal.CDF evaluates it, with the same bits on every processor
 	return r
 }
 

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/neural-adb/nadb/internal/xmath"
 )
 
 // Numbers are written as LaTeX math (without the dollars): the value
@@ -55,7 +57,7 @@ func PM(m, h float64) string {
 		return Num(m) + ` \pm ` + sig(h, 2)
 	}
 	if e > 1 { // h ≥ 100: round both to h's second digit
-		unit := math.Pow(10, float64(e-1))
+		unit := xmath.Pow(10, float64(e-1))
 		m, h = math.Round(m/unit)*unit, math.Round(h/unit)*unit
 	}
 	return strconv.FormatFloat(m, 'f', dec, 64) + ` \pm ` + strconv.FormatFloat(h, 'f', dec, 64)
