@@ -6,7 +6,7 @@ GO ?= go
 # goimports, pinned: run through the module proxy, never a dependency of go.mod.
 GOIMPORTS := $(GO) run golang.org/x/tools/cmd/goimports@v0.52.0
 
-.PHONY: all claims claims-reduced test figure-costs fmt-check imports-check vet fix-check unit test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
+.PHONY: all claims claims-reduced test figure-costs fmt-check imports-check vet fix-check unit test-processor test-readme test-browser test-slurm bench speed target-costs nadb figures figures-quick verify verify-merge paper clean-cache clean
 
 all: test
 
@@ -31,6 +31,11 @@ fix-check:
 
 unit:
 	$(GO) test -count=1 ./...
+
+## test-processor: runs on an amd64 processor without FMA, emulated with GODEBUG (math.Exp off its fused path, the matrix kernels' pure-Go twins with math.FMA in software), must be the same bytes as here; and internal/xmath on that path (not part of make test: about 15 s)
+test-processor:
+	NADB_TEST_PROCESSOR_GODEBUG=cpu.fma=off,cpu.avx2=off,cpu.avx512f=off $(GO) test -count=1 -run '^TestProcessorIndependent$$' ./experiments
+	GODEBUG=cpu.fma=off,cpu.avx2=off,cpu.avx512f=off $(GO) test -count=1 ./internal/xmath
 
 ## test-readme: every command of README.md's shell blocks that is not a paper-scale sweep, run in a temporary clone with small budgets, checking that git status stays clean (not part of make test)
 test-readme:

@@ -14,8 +14,14 @@ import (
 )
 
 // processorOut names, in the child process of TestProcessorIndependent,
-// the file it writes its runs' CSVs to.
-const processorOut = "NADB_TEST_PROCESSOR_OUT"
+// the file it writes its runs' CSVs to; processorDebug, in the parent, the
+// GODEBUG settings of the child (default cpu.fma=off; make test-processor
+// also turns off AVX2 and AVX-512, as on a processor without FMA, so that
+// the matrix kernels' pure-Go twins run with math.FMA in software).
+const (
+	processorOut   = "NADB_TEST_PROCESSOR_OUT"
+	processorDebug = "NADB_TEST_PROCESSOR_GODEBUG"
+)
 
 // TestProcessorIndependent checks that a run's bytes do not depend on the
 // processor's instruction set. The same runs (every learner on CEMSChoice's
@@ -24,6 +30,7 @@ const processorOut = "NADB_TEST_PROCESSOR_OUT"
 // on an amd64 processor without FMA: package math's Exp off its fused path,
 // and the AVX2 matrix kernels and the fused element-wise kernels off. The
 // CSVs must be the same bytes (package xmath is what makes them so).
+// NADB_TEST_PROCESSOR_GODEBUG sets the child's GODEBUG instead.
 func TestProcessorIndependent(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skipf("GODEBUG=cpu.fma=off is an amd64 switch; this is %s", runtime.GOARCH)
@@ -52,6 +59,9 @@ func TestProcessorIndependent(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "child.csv")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestProcessorIndependent$", "-test.count=1")
 	debug := "cpu.fma=off"
+	if d := os.Getenv(processorDebug); d != "" {
+		debug = d
+	}
 	if g := os.Getenv("GODEBUG"); g != "" {
 		debug = g + "," + debug
 	}
