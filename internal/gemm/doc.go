@@ -172,8 +172,11 @@
 // (amd64 with FMA, arm64, ppc64le, s390x, riscv64). On amd64 processors
 // without FMA (before Haswell or Piledriver, some Atom-class parts, virtual
 // machines that hide it) math.FMA falls back to software and the products
-// are about forty times slower, with the same bits; GODEBUG=cpu.fma=off
-// shows the effect on any amd64 machine. The element-wise kernels'
+// are about forty times slower, with the same bits;
+// GODEBUG=cpu.fma=off,cpu.avx2=off,cpu.avx512f=off shows the effect on any
+// amd64 machine (such a processor has neither AVX2 nor AVX-512; with only
+// cpu.fma=off the AVX-512 path stays on, a combination no processor has, and
+// a few of this package's tests of special values fail). The element-wise kernels'
 // exponentials (SigmoidTo, NormalLoss) keep the same bits there too: their
 // Go twins call package xmath, not math.Exp, whose amd64 assembly rounds
 // differently without FMA.
