@@ -176,7 +176,7 @@
 // GODEBUG=cpu.fma=off,cpu.avx2=off,cpu.avx512f=off shows the effect on any
 // amd64 machine (such a processor has neither AVX2 nor AVX-512; with only
 // cpu.fma=off the AVX-512 path stays on, a combination no processor has, and
-// a few of this package's tests of special values fail). The element-wise kernels'
+// four of this package's tests fail). The element-wise kernels'
 // exponentials (SigmoidTo, NormalLoss) keep the same bits there too: their
 // Go twins call package xmath, not math.Exp, whose amd64 assembly rounds
 // differently without FMA.
