@@ -78,7 +78,7 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	}
 	for name, path := range map[string]string{"out": *out, "model": *modelPath} {
 		if path != "" {
-			if err := checkOutFile(name, path); err != nil {
+			if err := guardRunOut(name, path); err != nil {
 				return err
 			}
 		}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -283,45 +281,6 @@ func cpuModel() string {
 		}
 	}
 	return "unknown processor"
-}
-
-// guardPaperFigures refuses, for a sweep that is not at paper scale, an
-// output directory holding any of the figures as made at paper scale
-// (recognised by their manifest: the paper's seeds, and every run with the
-// paper's T and the paper-scale run's configuration; not by cache keys, which
-// change with experiments.CacheVersion).
-func guardPaperFigures(out string, sc sweep.Scale, figs []sweep.Figure) error {
-	if sc.Name == sweep.Paper.Name {
-		return nil
-	}
-	ids := make([]string, len(figs))
-	for i, f := range figs {
-		ids[i] = f.ID
-	}
-	paper, err := sweep.Figures(sweep.Paper, ids)
-	if err != nil {
-		return err
-	}
-	for _, f := range paper {
-		path := filepath.Join(out, f.Dir, f.ID+".manifest.json")
-		data, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		var man sweep.Manifest
-		if json.Unmarshal(data, &man) != nil {
-			continue
-		}
-		jobs := f.Jobs()
-		same := man.Seeds == f.Seeds && len(man.Runs) == len(jobs)
-		for i := 0; same && i < len(jobs); i++ {
-			same = man.Runs[i].Spec.T == jobs[i].Spec.T && man.Runs[i].Spec.Problem == jobs[i].Spec.Problem && man.Runs[i].Spec.Algorithm == jobs[i].Spec.Algorithm
-		}
-		if same {
-			return refusePaperOverwrite("out", path, sc.Name)
-		}
-	}
-	return nil
 }
 
 // progress shows a live bar on a terminal and one line per finished run

@@ -108,12 +108,12 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return usageError{flagError(err)}
 	}
 	if *out != "" {
-		if err := checkOutFile("out", *out); err != nil {
+		if err := guardRunOut("out", *out); err != nil {
 			return err
 		}
 	}
 	if *refsOut != "" {
-		if err := checkOutFile("references", *refsOut); err != nil {
+		if err := guardRunOut("references", *refsOut); err != nil {
 			return err
 		}
 	}

@@ -50,7 +50,7 @@ flags:`)
 	if *out == "" {
 		*out = "-"
 	}
-	if err := checkOutFile("out", *out); err != nil {
+	if err := guardRunOut("out", *out); err != nil {
 		return err
 	}
 	in, err := readPoolInput(*poolPath, *answersPath)
