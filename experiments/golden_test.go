@@ -57,7 +57,7 @@ func TestGoldenRuns(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (new algorithm? run go test ./experiments -run GoldenRuns -update)", err)
+				t.Fatalf("%v (new algorithm? pin its results: go test ./experiments -run 'GoldenRuns/^%s$' -update, and commit %s)", err, name, path)
 			}
 			if !bytes.Equal(want, out.Bytes()) {
 				t.Fatalf("%s: results differ from %s.\nIf the change is intended, bump experiments.CacheVersion (cached runs are stale) and run\n  go test ./experiments -run GoldenRuns -update\ngot:\n%s", name, path, out.String())

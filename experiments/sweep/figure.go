@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,11 @@ type Figure struct {
 	// LogX draws the duel axis on a log scale, from the first checkpoint
 	// after t = 0 (the learning curves of figures/choice).
 	LogX bool
+	// Registered marks a figure whose rows have a curve for every
+	// registered algorithm (the real-data benchmarks): a CSV written before
+	// an algorithm was registered lacks its curve, and ReadCSV leaves such
+	// a curve out instead of failing, so the committed figure still re-plots.
+	Registered bool
 }
 
 // Jobs lists every run the figure needs.
@@ -210,7 +216,10 @@ func (f Figure) ReadCSV(r io.Reader) (*Table, error) {
 		pts := &tab.Points[at[0]][at[1]][at[2]]
 		*pts = append(*pts, p)
 	}
-	for ri, row := range f.Rows {
+	if f.Registered {
+		tab.dropAbsentCurves()
+	}
+	for ri, row := range tab.Figure.Rows {
 		for ci, c := range row.Curves {
 			for mi, m := range f.Metrics {
 				if len(tab.Points[ri][ci][mi]) == 0 {
@@ -220,4 +229,23 @@ func (f Figure) ReadCSV(r io.Reader) (*Table, error) {
 		}
 	}
 	return tab, nil
+}
+
+// dropAbsentCurves removes from t the curves without a point in any
+// metric (of an algorithm registered after the CSV was written), leaving
+// the figure t was read for unchanged.
+func (t *Table) dropAbsentCurves() {
+	rows := slices.Clone(t.Figure.Rows)
+	for ri := range rows {
+		var curves []Curve
+		var pts [][][]Point
+		for ci, c := range rows[ri].Curves {
+			if slices.ContainsFunc(t.Points[ri][ci], func(p []Point) bool { return len(p) > 0 }) {
+				curves = append(curves, c)
+				pts = append(pts, t.Points[ri][ci])
+			}
+		}
+		rows[ri].Curves, t.Points[ri] = curves, pts
+	}
+	t.Figure.Rows = rows
 }

@@ -136,6 +136,43 @@ func TestCSVRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCSVOfRegisteredFigure: a figure with a curve for every registered
+// algorithm (Registered) reads a CSV written before an algorithm was
+// registered without that curve, and leaves the figure it was read for
+// unchanged; a curve missing in one metric only, or any curve of another
+// figure, is still an error naming ErrNoPoints.
+func TestCSVOfRegisteredFigure(t *testing.T) {
+	f := Figure{ID: "t", Metrics: []string{"worst_gap", "avg_regret"}, Seeds: 2, Rows: []Row{{Title: "Square", Curves: []Curve{{Label: "a"}, {Label: "b"}}}}}
+	pt := []Point{{T: 0, Mean: 1, Lo: 0.5, Hi: 1.5, N: 2}}
+	written := &Table{Figure: Figure{ID: "t", Metrics: f.Metrics, Rows: []Row{{Title: "Square", Curves: []Curve{{Label: "a"}}}}}, Points: [][][][]Point{{{pt, pt}}}}
+	var buf bytes.Buffer
+	if err := written.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadCSV(bytes.NewReader(buf.Bytes())); !errors.Is(err, ErrNoPoints) {
+		t.Errorf("figure not Registered: error %v, want ErrNoPoints", err)
+	}
+	f.Registered = true
+	back, err := f.ReadCSV(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Figure.Rows[0].Curves; len(got) != 1 || got[0].Label != "a" || len(back.Points[0]) != 1 {
+		t.Errorf("curves read %v with %d point sets, want a alone", got, len(back.Points[0]))
+	}
+	if len(f.Rows[0].Curves) != 2 {
+		t.Errorf("the figure read for lost a curve: %v", f.Rows[0].Curves)
+	}
+	partial := &Table{Figure: f, Points: [][][][]Point{{{pt, pt}, {pt, nil}}}}
+	buf.Reset()
+	if err := partial.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadCSV(bytes.NewReader(buf.Bytes())); !errors.Is(err, ErrNoPoints) || !strings.Contains(err.Error(), `"avg_regret"`) {
+		t.Errorf("a curve without one metric: error %v, want ErrNoPoints naming the metric", err)
+	}
+}
+
 // TestPrintLayout: the print layout of every figure shows every panel of
 // Plot exactly once, in figures of at most three columns and four rows of
 // the given width, each with one legend below; Sequential rows with
