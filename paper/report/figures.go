@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"path"
@@ -261,7 +262,7 @@ func (g *gen) reproduce(figs []sweep.Figure) error {
 	for _, f := range figs {
 		cmd, _ := Code("nadb figures -only " + f.ID)
 		out, _ := Code(figurePath(f) + ".*")
-		fmt.Fprintf(b, "%s & %s & %d \\\\\n", cmd, out, len(f.Jobs()))
+		fmt.Fprintf(b, "%s & %s & %d \\\\\n", cmd, out, g.figureRuns(f))
 	}
 	for _, r := range []struct{ cmd, out string }{
 		{"nadb theory", "figures/theory/"},
@@ -275,4 +276,21 @@ func (g *gen) reproduce(figs []sweep.Figure) error {
 	}
 	b.WriteString("\\bottomrule\n\\end{longtable}\n")
 	return nil
+}
+
+// figureRuns is the number of runs of figure f: those its committed
+// manifest records for a figure with a curve for every registered algorithm
+// (sweep.Figure.Registered; an algorithm registered since is not in the
+// committed figure), else, and when the manifest cannot be read, the
+// figure's jobs.
+func (g *gen) figureRuns(f sweep.Figure) int {
+	if f.Registered {
+		if data, err := g.src.read(figurePath(f) + ".manifest.json"); err == nil {
+			var man sweep.Manifest
+			if json.Unmarshal(data, &man) == nil {
+				return len(man.Runs)
+			}
+		}
+	}
+	return len(f.Jobs())
 }
