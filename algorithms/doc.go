@@ -126,21 +126,31 @@
 //
 // # Adding a baseline
 //
-// Write one file that implements Learner (Select among what the round's
-// Offer allows, Observe of any valid query's answer, Policy) and
-// registers a name:
+// Write one file in this package that implements Learner and Scorer
+// (Select among what the round's Offer allows, Observe of any valid
+// query's answer, Policy over the committed contexts, Score of any feature
+// row) and registers a name:
 //
 //	func init() {
-//		algorithms.Register("my-baseline", "one line for nadb list",
-//			func(env algorithms.Env) (algorithms.Learner, error) { return newMine(env), nil })
+//		Register("my-baseline", "one line for nadb list",
+//			func(env Env) (Learner, error) { return newMine(env), nil })
 //	}
 //
-// Take all randomness from NewStream(env.Seed, id) with id ≥ 1000 and break
-// exact ties with ArgmaxRand. NeuralModel gives any learner the paper's MLP,
-// its training schedule and the exact confidence state. Then add a one-line
-// test, conformance.Run(t, "my-baseline", nil) from package
-// experiments/conformance, and every experiment, figure and check can use the
-// new name. ExampleRegister shows a complete learner.
+// Score is required: the fresh-context reading scores its evaluation pool
+// with it and the held-out metrics are NaN without it. In that reading the
+// pool grows by a committed context every round (Pool.Rows,
+// Pool.Generation), so per-row state must follow it. Take all randomness
+// from NewStream(env.Seed, id) with id ≥ FirstExternalStream, in Select and
+// Observe only (Policy and Score change nothing later choices read), and
+// break exact ties with ArgmaxRand. NewLinearBT gives any learner a linear
+// Bradley–Terry model, NeuralModel the paper's MLP, its training schedule
+// and the exact confidence state. TestConformance runs the conformance
+// suite (package experiments/conformance) on every registered name; a test
+// of one's own goes in package algorithms_test:
+// conformance.Run(t, "my-baseline", nil). Then pin the learner's results
+// with go test ./experiments -run 'GoldenRuns/^my-baseline$' -update. The
+// README's "Adding a baseline" lists which figures pick the name up and
+// where to add it to the others. ExampleRegister shows a complete learner.
 //
 // Programmer errors (invalid queries passed to Observe, shape mismatches)
 // panic; unusable settings are reported as errors by New.
