@@ -5,7 +5,10 @@
 //	func TestMine(t *testing.T) { conformance.Test(t, newMine, nil) }
 //
 // and a registered one by its name: conformance.Run(t, "mine", nil). Either
-// way the learner gets the same checks as the paper's algorithms.
+// way the learner gets the checks this suite runs on the paper's algorithms;
+// the tests of package experiments check more of every name registered in
+// package algorithms (golden runs, processor independence, replay, model
+// round trips).
 //
 // The checks: every query is valid (context in the pool, arms in range and
 // distinct) and allowed by the round's offer, under restricted offers too
@@ -14,13 +17,17 @@
 // queries and policy; answers to queries the learner did not choose are
 // accepted; the passive twin and the random-context rule (algorithms.Collect)
 // run in every reading, and what they draw does not depend on the answers;
-// a batch of k queries is k distinct queries; the policy covers
-// every context; K = 2 and d = 1 work; and on an easy problem (linear rewards)
-// the learned policy beats the uniformly random policy's mean gap.
+// a batch of k queries is k distinct queries; the policy covers every
+// context; the run does not depend on how often it is checked (Policy and
+// Score change nothing the learner does later, so that the run checked
+// every round holds the run checked every 30: experiments.Thin); K = 2 and
+// d = 1 work; and on an easy problem (linear rewards) the learned policy
+// beats the uniformly random policy's mean gap.
 package conformance
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -130,6 +137,17 @@ func problem(t *testing.T, s experiments.Synthetic, seed uint64) *experiments.Pr
 		t.Fatal(err)
 	}
 	return p
+}
+
+// sameFloat reports whether x and y hold the same bits.
+func sameFloat(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// sameCheckpoint reports whether a and b hold the same values, bit for
+// bit, apart from the elapsed time.
+func sameCheckpoint(a, b experiments.Checkpoint) bool {
+	return a.T == b.T && a.Distinct == b.Distinct && sameFloat(a.WorstGap, b.WorstGap) && sameFloat(a.MeanGap, b.MeanGap) &&
+		sameFloat(a.QueriedGap, b.QueriedGap) && sameFloat(a.AvgRegret, b.AvgRegret) && sameFloat(a.TopShare, b.TopShare) &&
+		slices.EqualFunc(a.Extra, b.Extra, sameFloat)
 }
 
 func equalTraces(a, b trace) bool {
@@ -366,6 +384,54 @@ func Test(t *testing.T, f algorithms.Factory, opts *Options) {
 					}
 				})
 			}
+		}
+	})
+
+	t.Run("checkpoint-period", func(t *testing.T) {
+		// Policy and Score change nothing the learner does later (the
+		// Learner contract): the same run checked every round and every 30
+		// rounds makes the same queries and gets the same answers, so the
+		// coarse run's checkpoints can be read off the fine one
+		// (experiments.Thin, as the sweep does), and the models score the
+		// pool alike. In both readings: the fresh one scores its
+		// evaluation pool at every checkpoint.
+		for _, v := range []struct {
+			name string
+			prob experiments.Synthetic
+		}{
+			{"fixed", small},
+			{"fresh", experiments.Synthetic{Function: small.Function, Dim: small.Dim, Arms: small.Arms, Contexts: small.Contexts, Candidates: 6}},
+		} {
+			t.Run(v.name, func(t *testing.T) {
+				run := func(every int) (*experiments.Result, []float64) {
+					p := problem(t, v.prob, 14)
+					l := build(t, f, algorithms.Env{Pool: p.Pool, Config: cfg, Seed: 9})
+					spec := experiments.Spec{Config: cfg, T: 60, Every: every, Seed: 9}
+					res, err := experiments.RunLearner(context.Background(), spec, p, l, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					scores, _ := experiments.PoolScores(nil, l, p.Pool)
+					return res, scores
+				}
+				fine, fineScores := run(1)
+				coarse, coarseScores := run(30)
+				thinned, err := experiments.Thin(fine, coarse.Spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(thinned.Counts, coarse.Counts) {
+					t.Fatalf("checked every round, the learner queried the contexts %v times; every 30 rounds, %v times: Policy or Score changes what it does later (a random stream drawn from, or state that Select reads)", thinned.Counts, coarse.Counts)
+				}
+				for i, cp := range coarse.Checkpoints {
+					if !sameCheckpoint(thinned.Checkpoints[i], cp) {
+						t.Fatalf("at t = %d, checked every round: %+v; every 30 rounds: %+v: Policy or Score changes what the learner does later", cp.T, thinned.Checkpoints[i], cp)
+					}
+				}
+				if !slices.EqualFunc(fineScores, coarseScores, sameFloat) {
+					t.Fatal("after the run checked every round and the run checked every 30 rounds the models score the pool differently")
+				}
+			})
 		}
 	})
 
