@@ -254,7 +254,9 @@ func (g *gen) finalTables(id string, fc *figureCSV) error {
 }
 
 // reproduce writes reproduce.tex: the command that makes each figure, its
-// files and its number of runs, then the other results.
+// files and its number of distinct runs (as nadb figures -list counts them:
+// a configuration and seed that two panels or curves of the figure share is
+// one run), then the other results.
 func (g *gen) reproduce(figs []sweep.Figure) error {
 	b := g.file("reproduce.tex")
 	b.WriteString("\\begin{longtable}{@{}p{0.42\\linewidth}p{0.42\\linewidth}r@{}}\n")
@@ -282,7 +284,8 @@ func (g *gen) reproduce(figs []sweep.Figure) error {
 // manifest records for a figure with a curve for every registered algorithm
 // (sweep.Figure.Registered; an algorithm registered since is not in the
 // committed figure), else, and when the manifest cannot be read, the
-// figure's jobs.
+// figure's distinct runs (as nadb figures -list counts them: a
+// configuration and seed that two panels or curves share is one run).
 func (g *gen) figureRuns(f sweep.Figure) int {
 	if f.Registered {
 		if data, err := g.src.read(figurePath(f) + ".manifest.json"); err == nil {
@@ -292,5 +295,9 @@ func (g *gen) figureRuns(f sweep.Figure) int {
 			}
 		}
 	}
-	return len(f.Jobs())
+	runs := map[string]bool{}
+	for _, j := range f.Jobs() {
+		runs[j.Spec.Key()] = true
+	}
+	return len(runs)
 }
