@@ -16,6 +16,8 @@
 //	figures/realdata/*-summary.{md,csv}              realdata-cems.tex, realdata-shuttle.tex
 //	figures/theory/*.csv, counterexample.txt         theory-verdicts.tex, theory-counterexample.tex
 //	sweep.FigureSpecs                                reproduce.tex (one command per figure)
+//	figures/speed.md (make speed)                    runtime.tex
+//	experiments/sweep/costs.csv (make figure-costs)  the costs/ macros
 //	all of the above                                 macros.tex, pending.tex
 //
 // An input that does not exist yet (a figure whose runs have not been made,
@@ -48,6 +50,12 @@
 //	\nadb{theory/figure/theorem1/seeds}, \nadb{theory/figure/effdim/seeds}   the seeds behind the theory figures
 //	\nadb{theory/counterexample/BLOCK/X}  X one of d, T, bound, maxnorm, all-from, sequences, mstar,
 //	                                    mstar-T; and .../T=N/mstar; lambda, L and delta of the checks
+//	\nadb{speed/ALGO/cpu}, \nadb{speed/ALGO/mb}   a row of figures/speed.md; /per-randctx its CPU time
+//	                                    over neural-adb-ucb-randctx's (one decimal), and
+//	                                    \nadb{speed/neural-adb-plus/bar} "within" or "more than" our bar of 3×
+//	\nadb{costs/FIGURE/ALGO/PROBLEM/mM/cpu}  seconds of CPU of seed 1 of that configuration
+//	                                    (M candidates per round, 0: the fixed pool), from
+//	                                    experiments/sweep/costs.csv where one row describes it
 //
 // ROW is Slug of the row title ("Square" → square), CURVE the algorithm a
 // curve label names (sweep.DisplayName) or Slug of the label ("d=5" → d-5),
