@@ -46,8 +46,10 @@
 // (algorithms.EstimateMemory: network, per-row scores, training batches and
 // the confidence state the learner will build). CheckMemory compares it with
 // a limit (internal/memlimit: NADB_MAX_MEMORY, else MemAvailable) and returns
-// a FieldError naming the size to reduce (K, d, contexts, T, a Config field,
-// or the pool of a problem read from files), so that nadb run refuses sizes
+// a FieldError naming the size to reduce (K, d, contexts, candidates, T, a
+// Config field, or the pool of a problem read from files: of the sizes the
+// largest part grows with, the one furthest above its default), so that nadb
+// run refuses sizes
 // the machine cannot hold before allocating anything; algorithms.New refuses
 // a learner whose construction alone would not fit.
 //

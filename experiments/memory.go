@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/memlimit"
@@ -68,7 +69,60 @@ func CheckMemory(spec Spec, shape algorithms.Shape, lim memlimit.Limit) error {
 	err := algorithms.CheckMemory(EstimateMemory(spec, shape), lim)
 	var me *algorithms.MemoryError
 	if errors.As(err, &me) {
-		return &FieldError{Pkg: "experiments", Field: me.Largest.Field, Msg: "the run " + me.Msg()}
+		return &FieldError{Pkg: "experiments", Field: driver(spec, me.Largest), Msg: "the run " + me.Msg()}
 	}
 	return err
+}
+
+// defaultRounds is the T that driver compares a run's with (nadb run's
+// default).
+const defaultRounds = 1000
+
+// size is a size of a synthetic run that memory grows with: its Spec
+// field's name, its default and where spec holds it.
+type size struct {
+	field string
+	def   int
+	at    func(*Spec) *int
+}
+
+// sizes are the sizes driver chooses among.
+var sizes = []size{
+	{"contexts", DefaultProblem().Contexts, func(s *Spec) *int { return &s.Problem.Contexts }},
+	{"K", DefaultProblem().Arms, func(s *Spec) *int { return &s.Problem.Arms }},
+	{"d", DefaultProblem().Dim, func(s *Spec) *int { return &s.Problem.Dim }},
+	{"candidates", 1, func(s *Spec) *int { return &s.Problem.Candidates }},
+	{"T", defaultRounds, func(s *Spec) *int { return &s.T }},
+}
+
+// driver names the size of a synthetic problem that drives the part of
+// spec's estimate named largest: of the sizes above their defaults, the
+// one whose reset to its default shrinks that part the most. A part's
+// field names one size it grows with (the pool's features grow with
+// contexts, K and d alike), so an estimate blown up by K would otherwise
+// blame contexts. Parts named by another field (a Config field), and
+// problems read from files, keep the field the estimate gives.
+func driver(spec Spec, largest algorithms.MemoryPart) string {
+	if !IsSynthetic(spec.Problem.Name) || !slices.ContainsFunc(sizes, func(z size) bool { return z.field == largest.Field }) {
+		return largest.Field
+	}
+	best, most := largest.Field, 1.0
+	for _, z := range sizes {
+		s := spec
+		v := z.at(&s)
+		if *v <= z.def {
+			continue
+		}
+		*v = z.def
+		shape, ok := s.SyntheticShape()
+		if !ok {
+			continue
+		}
+		for _, part := range EstimateMemory(s, shape) {
+			if part.What == largest.What && part.Bytes > 0 && largest.Bytes/part.Bytes > most {
+				best, most = z.field, largest.Bytes/part.Bytes
+			}
+		}
+	}
+	return best
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // TestCheckMemory: a run too large for the limit is refused with a
-// FieldError naming the spec's field to reduce (K, width, T, contexts, or
-// the pool of a problem read from files), and the paper's setting passes.
+// FieldError naming the spec's field to reduce (K, d, width, T, contexts,
+// candidates, or the pool of a problem read from files: the size that drives
+// the largest part), and the paper's setting passes.
 func TestCheckMemory(t *testing.T) {
 	lim := memlimit.Limit{Bytes: 8e9, Source: "test"}
 	spec := func(algo string, mod func(*Spec)) Spec {
@@ -30,6 +31,13 @@ func TestCheckMemory(t *testing.T) {
 		{spec("neural-adb-ucb-randctx", func(s *Spec) { s.Problem.Contexts = 10_000; s.T = 100_000 }), "T"},
 		{spec("random", func(s *Spec) { s.Problem.Contexts = 100_000_000 }), "contexts"},
 		{spec("neural-adb-ts", func(s *Spec) { s.Problem.Candidates = 50; s.T = 200_000 }), "T"},
+		// The pool's features grow with contexts, K and d alike: the size
+		// named is the one blown up.
+		{spec("random", func(s *Spec) { s.Problem.Arms = 100_000_000 }), "K"},
+		{spec("random", func(s *Spec) { s.Problem.Dim = 100_000_000 }), "d"},
+		{spec("random", func(s *Spec) { s.Problem.Candidates = 100_000_000 }), "candidates"},
+		{spec("random", func(s *Spec) { s.Problem.Candidates = 5; s.Problem.Arms = 100_000_000 }), "K"},
+		{spec("random", func(s *Spec) { s.Problem.Candidates = 5; s.T = 1_000_000_000 }), "T"},
 	} {
 		shape, ok := tc.spec.SyntheticShape()
 		if !ok {
