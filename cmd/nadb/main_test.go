@@ -74,6 +74,11 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{[]string{"run", "-lambda", "NaN"}, "lambda"},
 		{[]string{"run", "-nu", "Inf"}, "nu"},
 		{[]string{"run", "-width", "abc"}, "width"},
+		{[]string{"run", "-T", "1.5"}, `-T: "1.5" is not a whole number`},
+		{[]string{"run", "-seed", "-1"}, `-seed: "-1" is not a whole number from 0 to 18446744073709551615`},
+		{[]string{"run", "-seed", "18446744073709551616"}, `-seed: "18446744073709551616" is out of range: need a whole number from 0 to`},
+		{[]string{"run", "-holdout", "big"}, `-holdout: "big" is not a number`},
+		{[]string{"lockon", "-algos", "my-baseline"}, `is not a rule of the study (its rules: neural-adb-ucb, `},
 		{[]string{"run", "-init", "zeros"}, "init"},
 		{[]string{"run", "-contexts", "0"}, "contexts must"},
 		{[]string{"run", "-nosuchflag"}, "nosuchflag"},
@@ -95,6 +100,8 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{[]string{"run", "-width", "1000000"}, "-width: the run would need about"},
 		{[]string{"run", "-algo", "neural-adb-ucb-randctx", "-contexts", "10000", "-T", "1000000"}, "-T: the run would need about"},
 		{[]string{"run", "-contexts", "100000000", "-algo", "random"}, "-contexts: the run would need about"},
+		{[]string{"run", "-K", "100000000", "-algo", "random"}, "-K: the run would need about"},
+		{[]string{"run", "-d", "100000000", "-algo", "random"}, "-d: the run would need about"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		cmd.Env = append(os.Environ(), "NADB_MAX_MEMORY=16GB")

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strings"
@@ -35,11 +36,51 @@ func parse(fs *flag.FlagSet, args []string) error {
 		}
 		return err
 	case err != nil:
-		return usageError{fmt.Errorf("%w (%s -h lists the flags)", err, fs.Name())}
+		return usageError{fmt.Errorf("%w (%s -h lists the flags)", explainValue(fs, err), fs.Name())}
 	case fs.NArg() > 0:
 		return usageError{fmt.Errorf("unexpected argument %q (%s -h lists the flags)", fs.Arg(0), fs.Name())}
 	}
 	return nil
+}
+
+// badValue matches the flag package's error for a value a numeric flag
+// cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([^:]+): (parse error|value out of range)$`)
+
+// explainValue rewrites the flag package's "parse error" and "value out of
+// range" for a numeric flag of fs as what the flag takes; other errors pass
+// unchanged.
+func explainValue(fs *flag.FlagSet, err error) error {
+	m := badValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, name, what := m[1], m[2], m[3]
+	f := fs.Lookup(name)
+	if f == nil {
+		return err
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err
+	}
+	var want string
+	switch g.Get().(type) {
+	case uint64:
+		want = fmt.Sprintf("a whole number from 0 to %d", uint64(math.MaxUint64))
+	case uint:
+		want = fmt.Sprintf("a whole number from 0 to %d", uint(math.MaxUint))
+	case int, int64:
+		want = "a whole number"
+	case float64:
+		want = "a number"
+	default:
+		return err
+	}
+	if what == "value out of range" {
+		return fmt.Errorf("-%s: %q is out of range: need %s", name, value, want)
+	}
+	return fmt.Errorf("-%s: %q is not %s", name, value, want)
 }
 
 // checkOutFile reports a usage error naming flag when path cannot be written

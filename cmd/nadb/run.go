@@ -145,8 +145,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	res, err := experiments.RunProblem(ctx, spec, prob, func(cp experiments.Checkpoint) {
 		done = append(done, cp)
 		if !*quiet && cp.T == 0 { // the learner is built: no setup error can follow
-			p := prob.Pool
-			fmt.Fprintf(stdout, "%s on %s (d=%d, K=%d, %d contexts), T=%d, seed %d\n", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, p.Contexts, spec.T, spec.Seed)
+			fmt.Fprintln(stdout, runHeader(spec, prob.Pool))
 			fmt.Fprintf(stdout, "%6s %10s %10s %11s %10s %12s %13s %8s", "t", "worst gap", "mean gap", "queried gap", "avg regret", "distinct ctx", "top ctx share", "seconds")
 			for _, c := range extraCols {
 				fmt.Fprintf(stdout, " %*s", max(len(c), 10), c)
@@ -186,6 +185,23 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return nil
 	}
 	return fsutil.WriteOut(*out, stdout, func(w io.Writer) error { return experiments.WriteCSV(w, res) })
+}
+
+// runHeader is the first line nadb run prints: the algorithm, the problem
+// and its sizes as the learner sees them before the first round (p: in
+// the fresh-context reading, the fresh candidates of a round and the
+// evaluation pool the policy is scored on), T, the seed and, unless the
+// learner chooses its duels, the collection rule (-collect).
+func runHeader(spec experiments.Spec, p *algorithms.Pool) string {
+	contexts := fmt.Sprintf("%d contexts", p.Contexts)
+	if spec.Problem.Candidates > 0 {
+		contexts = fmt.Sprintf("%d fresh candidate contexts per round, policy scored on %d evaluation contexts", spec.Problem.Candidates, spec.Problem.Contexts)
+	}
+	collect := ""
+	if r := spec.Config.Collect.Rule(); r != algorithms.CollectOwn {
+		collect = ", collect " + string(r)
+	}
+	return fmt.Sprintf("%s on %s (d=%d, K=%d, %s), T=%d, seed %d%s", spec.Algorithm, spec.Problem.Name, p.Dim, p.Arms, contexts, spec.T, spec.Seed, collect)
 }
 
 // references computes the reference rows of a problem with held-out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,5 +117,32 @@ func TestRunReferences(t *testing.T) {
 	var ue usageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "-references") {
 		t.Errorf("-references without held-out contexts: %v, want a usage error naming -references", err)
+	}
+}
+
+// TestRunHeader: the first line of nadb run states the sizes of the reading
+// it runs (in the fresh-context reading the candidates per round and the
+// evaluation pool, not the candidates alone as contexts) and the collection
+// rule when the learner does not choose its duels.
+func TestRunHeader(t *testing.T) {
+	small := []string{"run", "-algo", "random", "-T", "4", "-every", "2", "-d", "3", "-K", "3"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-contexts", "30"}, "random on square (d=3, K=3, 30 contexts), T=4, seed 1\n"},
+		{[]string{"-candidates", "5", "-contexts", "30"}, "random on square (d=3, K=3, 5 fresh candidate contexts per round, policy scored on 30 evaluation contexts), T=4, seed 1\n"},
+		{[]string{"-contexts", "30", "-collect", "passive"}, "random on square (d=3, K=3, 30 contexts), T=4, seed 1, collect passive\n"},
+		{[]string{"-contexts", "30", "-collect", "own"}, "random on square (d=3, K=3, 30 contexts), T=4, seed 1\n"},
+		{[]string{"-candidates", "2", "-contexts", "10", "-collect", "random-context"}, "random on square (d=3, K=3, 2 fresh candidate contexts per round, policy scored on 10 evaluation contexts), T=4, seed 1, collect random-context\n"},
+	} {
+		var out bytes.Buffer
+		if err := run(context.Background(), &out, io.Discard, append(append([]string{}, small...), tc.args...)); err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if first, _, _ := strings.Cut(out.String(), "\n"); first+"\n" != tc.want {
+			t.Errorf("%v: header %q, want %q", tc.args, first, strings.TrimSuffix(tc.want, "\n"))
+		}
 	}
 }

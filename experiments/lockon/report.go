@@ -29,7 +29,11 @@ func (s LockonStudy) Restrict(algos []string) (LockonStudy, error) {
 	}
 	for _, a := range algos {
 		if !slices.ContainsFunc(rules, func(r LockonRule) bool { return r.Algorithm == a }) {
-			return s, fmt.Errorf("algos: %q is not a rule of the study", a)
+			var names []string
+			for _, r := range s.Rules {
+				names = append(names, r.Algorithm)
+			}
+			return s, fmt.Errorf("algos: %q is not a rule of the study (its rules: %s)", a, strings.Join(names, ", "))
 		}
 	}
 	s.Rules = rules
