@@ -295,7 +295,7 @@ func figLockon(sc Scale) Figure {
 
 func figCEMS(sc Scale) Figure {
 	return Figure{
-		Caption: "CEMSChoice (real human answers replayed, ours; K = 6 schools, d = 58): held-out pairwise accuracy (share of recorded strict answers predicted), log-loss and Copeland gap of the chosen school on 101 held-out students, and the mean Copeland gap (MAE panel) on the 202 training students, vs duels; 10 random splits. Borda learners score Borda estimates, so their log-loss is not a likelihood.",
+		Caption: fmt.Sprintf("CEMSChoice (real human answers replayed, ours; K = 6 schools, d = 58): held-out pairwise accuracy (share of recorded strict answers predicted), log-loss and Copeland gap of the chosen school on 101 held-out students, and the mean Copeland gap (MAE panel) on the 202 training students, vs duels; %d random splits. Borda learners score Borda estimates, so their log-loss is not a likelihood.", sc.Seeds),
 		Paper:   "ours",
 		Metrics: []string{"test_accuracy", "test_logloss", "test_copeland_gap", "mean_gap"},
 		Seeds:   sc.Seeds,
@@ -315,7 +315,7 @@ func figCEMS(sc Scale) Figure {
 
 func figShuttle(sc Scale) Figure {
 	return Figure{
-		Caption: "Statlog Shuttle as a dueling bandit (ours; 300 contexts, K = 7 classes, d = 70, utility 2 for the true class, 0 otherwise): pool mean gap (2 x error rate), average regret, and held-out classification accuracy and balanced accuracy on 2,000 samples, vs duels; 10 random pools.",
+		Caption: fmt.Sprintf("Statlog Shuttle as a dueling bandit (ours; 300 contexts, K = 7 classes, d = 70, utility 2 for the true class, 0 otherwise): pool mean gap (2 x error rate), average regret, and held-out classification accuracy and balanced accuracy on 2,000 samples, vs duels; %d random pools.", sc.Seeds),
 		Paper:   "ours",
 		Metrics: []string{"mean_gap", "avg_regret", "test_accuracy", "test_balanced_accuracy"},
 		Seeds:   sc.Seeds,
