@@ -429,9 +429,9 @@ func TestLabelDefaultsAndStdout(t *testing.T) {
 // 2,400 answers, then 600 more while undoing 8% of their answers. It
 // reports the throughput of both phases (answers kept per second) and the
 // latency percentiles of every request of the undo phase and of the undos
-// alone. With the rebuild after an undo under the session's lock, one undo
-// after about 2,400 answers took 10 s and throughput fell from 305 to 17.5
-// answers/s. A 503 (the duel chosen for a labeller was meanwhile shown to
+// alone. The README's section on labelling your own data gives its one-off
+// measurements, with the rebuild after an undo under the session's lock (as
+// before) and in the background. A 503 (the duel chosen for a labeller was meanwhile shown to
 // another) is asked again and counted (retries/op).
 //
 //	go test -run '^$' -bench ServeUndo -benchtime 1x ./cmd/nadb
