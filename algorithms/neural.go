@@ -34,13 +34,14 @@ type NeuralModel struct {
 	trainer *mlp.Trainer
 	// train holds the feature rows of the pool rows duels and targets use,
 	// in order of first use: the trainer's inputs (trainerRow).
-	train   []float64
-	trainOf map[int]int   // pool row → row of train
-	feat    *mlp.Features // gradient features of every row (dense-kernel pools only)
-	duels   int
-	targets int  // regression targets (AddTarget)
-	trains  int  // retrains so far
-	stale   bool // the rows' scores predate the last retrain
+	train     []float64
+	trainOf   map[int]int   // pool row → row of train
+	feat      *mlp.Features // gradient features of every row (dense-kernel pools only)
+	duels     int
+	targets   int  // regression targets (AddTarget)
+	trains    int  // retrains so far
+	trainedAt int  // observations (duels and targets) at the last retrain
+	stale     bool // the rows' scores predate the last retrain
 	// scored[c] is the number of retrains when context c's rows were last
 	// scored on their own (Scores, while stale).
 	scored  []int
@@ -172,6 +173,7 @@ func (m *NeuralModel) Retrain() {
 	m.sync()
 	m.trainer.Fit()
 	m.trains++
+	m.trainedAt = m.duels + m.targets
 	// Every row is scored again when the scores are next read, not now: a
 	// learner that reads them only at checkpoints or for one context
 	// (random-nn, a replay's intermediate retrains) does not pay a pass over

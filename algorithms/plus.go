@@ -109,6 +109,7 @@ type NeuralADBPlus struct {
 	pendRows   [][2]int
 	kgWS       kgScratch
 	replay     replaySchedule // the schedule while replaying a log (replay.go)
+	trainedAt  int            // answers at the last retrain
 }
 
 func init() {
@@ -254,6 +255,7 @@ func (l *NeuralADBPlus) Observe(q Query, y Feedback) {
 // retrain retrains the model family and rebuilds the posterior at it.
 func (l *NeuralADBPlus) retrain() {
 	l.model.Train()
+	l.trainedAt = len(l.model.duels)
 	l.post.rebuild(l.model.Current(), l.opt.LambdaU, l.posteriorDuels(), l.fisher)
 	if l.opt.FitNu {
 		l.post.fitNu(1 - 1/l.opt.PreqHalfLife)

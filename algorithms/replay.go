@@ -47,9 +47,14 @@ func EndReplay(l Learner) {
 
 // replaySchedule is a NeuralModel's retraining schedule during a replay.
 type replaySchedule struct {
-	on     bool
-	next   int  // observations at the next retrain
-	missed bool // an online retrain point passed without a retrain
+	on   bool
+	next int // observations at the next retrain
+	from int // observations at BeginReplay
+}
+
+// begin starts a replay after n observations, the first retrain at every.
+func (r *replaySchedule) begin(every, n int) {
+	*r = replaySchedule{on: true, next: every, from: n}
 }
 
 // due reports whether the model retrains at an online retrain point after
@@ -65,20 +70,27 @@ func (r *replaySchedule) due(n int) bool {
 		}
 		return true
 	}
-	r.missed = true
 	return false
+}
+
+// end ends the replay after n observations, the model's last retrain
+// having been after trained of them, and reports whether the model retrains
+// now: whether observations of the replay came after its last retrain.
+func (r *replaySchedule) end(n, trained int) bool {
+	from, on := r.from, r.on
+	*r = replaySchedule{}
+	return on && n > from && n > trained
 }
 
 // BeginReplay implements Replayer.
 func (m *NeuralModel) BeginReplay() {
-	m.replay = replaySchedule{on: true, next: m.Cfg.RetrainEvery}
+	m.replay.begin(m.Cfg.RetrainEvery, m.duels+m.targets)
 }
 
-// EndReplay implements Replayer.
+// EndReplay implements Replayer: a retrain if observations of the replay
+// came after the last one.
 func (m *NeuralModel) EndReplay() {
-	missed := m.replay.missed
-	m.replay = replaySchedule{}
-	if missed {
+	if m.replay.end(m.duels+m.targets, m.trainedAt) {
 		m.Retrain()
 	}
 }
@@ -167,14 +179,13 @@ func (l *NeuralADBTSCtx) EndReplay() {
 // answer by answer, scored by the members as they are (less trained than
 // online between the deferred retrains).
 func (l *NeuralADBPlus) BeginReplay() {
-	l.replay = replaySchedule{on: true, next: l.cfg.RetrainEvery}
+	l.replay.begin(l.cfg.RetrainEvery, len(l.model.duels))
 }
 
-// EndReplay implements Replayer.
+// EndReplay implements Replayer: a retrain if answers of the replay came
+// after the last one.
 func (l *NeuralADBPlus) EndReplay() {
-	missed := l.replay.missed
-	l.replay = replaySchedule{}
-	if missed {
+	if l.replay.end(len(l.model.duels), l.trainedAt) {
 		l.retrain()
 	}
 }

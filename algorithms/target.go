@@ -123,6 +123,7 @@ type NeuralADBTarget struct {
 	retrainDue bool
 	idle       int // answers observed since the last Select, Pend, Policy or Score
 	replay     replaySchedule
+	trainedAt  int // answers at the last retrain
 	psiBuf     []float64
 
 	// Policy cache.
@@ -330,6 +331,7 @@ func (l *NeuralADBTarget) retrain() {
 	}
 	l.retrainDue = false
 	l.model.train()
+	l.trainedAt = len(l.model.duels)
 	l.rebuildPosterior()
 	l.post.fitNu(1 - 1/l.opt.PreqHalfLife)
 	l.drawTargets()
@@ -464,12 +466,16 @@ func (l *NeuralADBTarget) Observe(q Query, y Feedback) {
 // BeginReplay implements Replayer: until EndReplay, retraining happens at
 // RetrainEvery·2^k answers only (replay.go).
 func (l *NeuralADBTarget) BeginReplay() {
-	l.replay = replaySchedule{on: true, next: l.cfg.RetrainEvery}
+	l.replay.begin(l.cfg.RetrainEvery, len(l.model.duels))
 }
 
-// EndReplay implements Replayer: the retraining that was deferred.
+// EndReplay implements Replayer: the retraining that was deferred, and a
+// retrain if answers of the replay came after the last one (fewer than
+// RetrainEvery answers, or those after the last RetrainEvery·2^k).
 func (l *NeuralADBTarget) EndReplay() {
-	l.replay = replaySchedule{}
+	if l.replay.end(len(l.model.duels), l.trainedAt) {
+		l.retrainDue = true
+	}
 	l.retrain()
 }
 
