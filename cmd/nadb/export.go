@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -82,6 +83,13 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 				return err
 			}
 		}
+	}
+	ins := []flagPath{{flag: "pool", path: *poolPath}, {flag: "answers", path: *answersPath}, {flag: "load", path: *loadPath}}
+	if *session != "" {
+		ins = append(ins, flagPath{flag: "session", path: filepath.Join(*session, label.LogName), shown: "the log of -session " + *session})
+	}
+	if err := checkClobber(*poolPath, ins, []flagPath{{flag: "out", path: *out}, {flag: "model", path: *modelPath}}); err != nil {
+		return err
 	}
 	in, err := readPoolInput(*poolPath, *answersPath)
 	if err != nil {

@@ -117,6 +117,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			return err
 		}
 	}
+	if err := checkClobber(spec.Problem.Pool, []flagPath{{flag: "pool", path: spec.Problem.Pool}, {flag: "answers", path: spec.Problem.Answers}}, []flagPath{{flag: "out", path: *out}, {flag: "references", path: *refsOut}}); err != nil {
+		return err
+	}
 	var err error
 	if spec.Problem, err = spec.Problem.Resolve(); err != nil {
 		return usageError{flagError(err)}

@@ -53,6 +53,9 @@ flags:`)
 	if err := guardRunOut("out", *out); err != nil {
 		return err
 	}
+	if err := checkClobber(*poolPath, []flagPath{{flag: "pool", path: *poolPath}, {flag: "answers", path: *answersPath}}, []flagPath{{flag: "out", path: *out}}); err != nil {
+		return err
+	}
 	in, err := readPoolInput(*poolPath, *answersPath)
 	if err != nil {
 		return err
