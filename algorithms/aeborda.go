@@ -80,6 +80,7 @@ func init() {
 			conf := newLinearConfidence(env)
 			return newAEBorda(env, newRidge(env), conf), nil
 		})
+	DeclareReads("ae-borda", "", ReadsFields(linearConfReads, []string{"beta", "borda-offset"}))
 }
 
 func newAEBorda(env Env, m bordaModel, conf Confidence) *AEBorda {

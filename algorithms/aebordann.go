@@ -29,6 +29,7 @@ func init() {
 			}
 			return newAEBorda(env, bordaNet{m, env.Config.BordaOffset}, m.Conf), nil
 		})
+	DeclareReads("ae-borda-nn", "", ReadsFields(neuralReads, neuralConfReads, []string{"beta", "borda-offset"}))
 }
 
 // bordaNet adapts NeuralModel to the AE-Borda rule: it regresses y − o.

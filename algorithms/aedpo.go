@@ -61,6 +61,7 @@ func init() {
 				scores: make([]float64, p.Contexts), upper: make([]float64, p.Arms), low: make([]float64, p.Arms),
 			}, nil
 		})
+	DeclareReads("ae-dpo", "", ReadsFields(linearBTReads, linearConfReads, []string{"beta"}))
 }
 
 // bounds fills U and L for the arms of context c and returns its score.

@@ -44,6 +44,7 @@ func init() {
 			conf := newLinearConfidence(env)
 			return newAPO(env, NewLinearBT(env), conf), nil
 		})
+	DeclareReads("apo", "", ReadsFields(linearBTReads, linearConfReads))
 }
 
 func newAPO(env Env, m duelModel, conf Confidence) *APO {

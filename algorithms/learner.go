@@ -95,6 +95,12 @@ type Algorithm struct {
 	// declared). Experiments compute such twins once
 	// (experiments.Spec.TrajectoryKey); a test runs every declared pair.
 	PassiveAs string
+	// Reads returns the names of the Config fields (Field.Name) the learner
+	// reads with a configuration, besides collect and consider, which New
+	// and NewCollector apply to every learner; nil: every field
+	// (DeclareReads, reads.go). ReadsNote says what the list leaves out.
+	Reads     func(Config) []string
+	ReadsNote string
 }
 
 var registry = struct {

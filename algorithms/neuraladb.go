@@ -43,6 +43,8 @@ func init() {
 		func(env Env) (Learner, error) { return NewNeuralADB(env, false, nil) })
 	Register("neural-adb-ts", "Neural-ADB as written: max-norm context rule (eq. 3), greedy first arm, Thompson-sampled second arm (eq. 7)",
 		func(env Env) (Learner, error) { return NewNeuralADB(env, true, nil) })
+	DeclareReads("neural-adb-ucb", "", ReadsFields(neuralADBReads))
+	DeclareReads("neural-adb-ts", "", ReadsFields(neuralADBReads))
 }
 
 // NewNeuralADB builds Neural-ADB with the given arm rule and context rule (nil:

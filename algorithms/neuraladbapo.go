@@ -22,4 +22,5 @@ func init() {
 			}
 			return newAPO(env, m, m.Conf), nil
 		})
+	DeclareReads("neural-adb-apo", "", ReadsFields(neuralReads, neuralConfReads))
 }

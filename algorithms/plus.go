@@ -117,6 +117,14 @@ func init() {
 		func(env Env) (Learner, error) {
 			return NewNeuralADBPlus(env, plusOptions(env.Config.PlusAblate, env.Config.Lambda))
 		})
+	DeclareReads("neural-adb-plus", "-lambda only with -plus-ablate fixed-lambda; its other settings are fixed (go doc algorithms.DefaultPlusOptions)",
+		func(c Config) []string {
+			r := []string{"depth", "width", "retrain-every", "plus-ablate"}
+			if c.PlusAblate == PlusFixedLambda {
+				r = append(r, "lambda")
+			}
+			return r
+		})
 }
 
 func errPlus(format string, args ...any) error {

@@ -24,6 +24,7 @@ type RandomDuels struct {
 func init() {
 	Register("random", "Random (paper Sec. 4): uniform context and distinct arm pair; linear Bradley–Terry MLE policy",
 		func(env Env) (Learner, error) { return newRandomDuels(env, NewLinearBT(env)), nil })
+	DeclareReads("random", "", ReadsFields(linearBTReads))
 }
 
 func newRandomDuels(env Env, m duelModel) *RandomDuels {

@@ -10,6 +10,8 @@ func init() {
 		func(env Env) (Learner, error) { return NewNeuralADB(env, false, RandomContext) })
 	Register("neural-adb-ts-randctx", "ours: Neural-ADB's TS arm rule on uniformly random contexts (comparator for the context rule)",
 		func(env Env) (Learner, error) { return NewNeuralADB(env, true, RandomContext) })
+	DeclareReads("neural-adb-ucb-randctx", "", ReadsFields(neuralADBReads))
+	DeclareReads("neural-adb-ts-randctx", "", ReadsFields(neuralADBReads))
 }
 
 // RandomContext draws c_t uniformly from the offered contexts.

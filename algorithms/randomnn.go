@@ -18,4 +18,5 @@ func init() {
 			}
 			return newRandomDuels(env, m), nil
 		})
+	DeclareReads("random-nn", "", ReadsFields(neuralReads))
 }

@@ -47,6 +47,8 @@ func init() {
 		func(env Env) (Learner, error) { return NewNeuralADBLookahead(env, false) })
 	Register("neural-adb-lookahead-ts", "ours: Neural-ADB's TS arm rule; context by pool-wide one-step reduction of the next duels' σ² (repair of eq. 3)",
 		func(env Env) (Learner, error) { return NewNeuralADBLookahead(env, true) })
+	DeclareReads("neural-adb-lookahead-ucb", "", ReadsFields(neuralADBReads))
+	DeclareReads("neural-adb-lookahead-ts", "", ReadsFields(neuralADBReads))
 }
 
 // NewNeuralADBLookahead builds the lookahead variant with the UCB or the TS

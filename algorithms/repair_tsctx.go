@@ -39,6 +39,8 @@ func init() {
 		func(env Env) (Learner, error) { return NewNeuralADBTSCtx(env, false) })
 	Register("neural-adb-tsctx-ts", "ours: Neural-ADB's TS arm rule; context by Thompson sampling of the largest policy loss on a last-layer posterior with ν fitted on held-out duels (repair of eq. 3)",
 		func(env Env) (Learner, error) { return NewNeuralADBTSCtx(env, true) })
+	DeclareReads("neural-adb-tsctx-ucb", "", ReadsFields(neuralADBReads))
+	DeclareReads("neural-adb-tsctx-ts", "", ReadsFields(neuralADBReads))
 	// Only the context rule differs from the paper's learners, and a
 	// passive twin never calls it.
 	DeclarePassiveAs("neural-adb-tsctx-ucb", "neural-adb-ucb")

@@ -141,6 +141,8 @@ type NeuralADBTarget struct {
 func init() {
 	Register("neural-adb-target", "ours: neural-adb-plus's model with duels chosen for what is scored on target contexts drawn from the context distribution (objective: predict = expected information about new contexts' answers, policy = knowledge gradient of the policy); cost follows the answers, not the pool",
 		func(env Env) (Learner, error) { return NewNeuralADBTarget(env, DefaultTargetOptions()) })
+	DeclareReads("neural-adb-target", "its other settings are fixed (go doc algorithms.DefaultTargetOptions)",
+		ReadsFields([]string{"depth", "width", "retrain-every", "objective"}))
 }
 
 func errTarget(format string, args ...any) error {

@@ -50,8 +50,7 @@ implies): with -answers, that file's answers first, so that the output holds
 every answer the session's learner was given.
 
 -out and -model take - for stdout.
-
-flags:`
+`
 
 func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("nadb export", flag.ContinueOnError)
@@ -65,7 +64,7 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 	var ls learnerSpec
 	ls.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, exportHelp)
+		fmt.Fprintln(stderr, exportHelp+"\n"+readsHelp()+"\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
@@ -82,6 +81,11 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 			if err := guardRunOut(name, path); err != nil {
 				return err
 			}
+		}
+	}
+	if *session == "" && *loadPath == "" {
+		if err := checkReads(fs, ls.algo, ls.cfg); err != nil {
+			return err
 		}
 	}
 	ins := []flagPath{{flag: "pool", path: *poolPath}, {flag: "answers", path: *answersPath}, {flag: "load", path: *loadPath}}

@@ -8,7 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/neural-adb/nadb/algorithms"
 	"github.com/neural-adb/nadb/internal/memlimit"
@@ -84,6 +86,61 @@ func (s *learnerSpec) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.algo, "algo", label.DefaultLearner, "algorithm (see nadb list); the default aims its duels at what -objective names (predict: the answers of new contexts; policy: each context's best arm in this pool)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the learner")
 	configFlags(fs, &s.cfg)
+}
+
+// checkReads refuses, as a usage error, a config flag set on fs that the
+// learner algo does not read with cfg (algorithms.Algorithm.FieldsRead),
+// naming the ones it reads: validated and then ignored, such a flag would
+// only look as if it had been used. An unknown algo passes (refused later,
+// by name).
+func checkReads(fs *flag.FlagSet, algo string, cfg algorithms.Config) error {
+	a, err := algorithms.Lookup(algo)
+	if err != nil {
+		return nil
+	}
+	read := a.FieldsRead(cfg)
+	isField := map[string]bool{}
+	for _, f := range algorithms.Fields() {
+		isField[f.Name] = true
+	}
+	var unread string
+	fs.Visit(func(f *flag.Flag) {
+		if unread == "" && isField[f.Name] && !slices.Contains(read, f.Name) {
+			unread = f.Name
+		}
+	})
+	if unread == "" {
+		return nil
+	}
+	msg := fmt.Sprintf("-%s: %s does not read it; the config flags it reads: -%s", unread, algo, strings.Join(read, ", -"))
+	if a.ReadsNote != "" {
+		msg += "; " + a.ReadsNote
+	}
+	return usageError{errors.New(msg)}
+}
+
+// readsHelp is the usage text's paragraph on the config flags a learner
+// reads.
+func readsHelp() string {
+	read := "every config flag"
+	if a, err := algorithms.Lookup(label.DefaultLearner); err == nil {
+		read = "-" + strings.Join(a.FieldsRead(algorithms.Default()), ", -")
+	}
+	text := "Each learner reads its own config flags; one it does not read is refused, naming those it reads (the default learner reads " + read + ")."
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 && n+1+len(w) > 76 {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
 
 // env returns the learner's environment on the pool of in.

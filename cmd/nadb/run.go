@@ -104,6 +104,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			spec.Problem.Contexts = 0
 		}
 	}
+	if err := checkReads(fs, spec.Algorithm, spec.Config); err != nil {
+		return err
+	}
 	if err := spec.Validate(); err != nil {
 		return usageError{flagError(err)}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestRunRealData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	small := []string{"-T", "4", "-every", "2", "-width", "4"}
+	small := []string{"-T", "4", "-every", "2"}
 	for _, tc := range []struct {
 		args []string
 		want string // in stdout
@@ -42,7 +43,11 @@ func TestRunRealData(t *testing.T) {
 		{[]string{"-problem", "shuttle", "-algo", "random", "-contexts", "30", "-holdout", "50"}, "on shuttle (d=70, K=7, 30 contexts)"},
 	} {
 		var out, errb bytes.Buffer
-		if err := run(context.Background(), &out, &errb, append(append([]string{"run"}, tc.args...), small...)); err != nil {
+		args := append(append([]string{"run"}, tc.args...), small...)
+		if !slices.Contains(tc.args, "-algo") {
+			args = append(args, "-width", "4") // the default learner's network (random reads no -width)
+		}
+		if err := run(context.Background(), &out, &errb, args); err != nil {
 			t.Errorf("%v: %v", tc.args, err)
 			continue
 		}

@@ -57,10 +57,15 @@ answers as an answers file, /api/export?scope=all those of -answers too.
 The token may also come from the environment variable NADB_TOKEN. Stop with
 Ctrl-C (or SIGTERM); starting again with the same -log resumes the session.
 
+`+readsHelp()+`
+
 flags:`)
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := checkReads(fs, ls.algo, ls.cfg); err != nil {
 		return err
 	}
 	if *logDir == "" {

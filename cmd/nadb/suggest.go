@@ -38,10 +38,15 @@ uncertainty depends on the queries asked (Neural-ADB, APO, ...) spread them.
 The default learner is the one nadb serve uses; -collect passive suggests
 uniformly random duels instead (the learner's passive twin).
 
+`+readsHelp()+`
+
 flags:`)
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := checkReads(fs, ls.algo, ls.cfg); err != nil {
 		return err
 	}
 	if *n < 1 {
