@@ -145,7 +145,8 @@
 // context,arm1,arm2,y,labeller,both_bad,recheck. GET /api/export?scope=all
 // (and ExportLog with prior records) writes Options.Prior, the answers the
 // proposer was given before the session, first: every answer the learner
-// was given.
+// was given. ExportLog refuses a folder without a log and, given the
+// catalogue, a log of another one, as a start does.
 //
 // # The display file
 //

@@ -77,7 +77,7 @@ func ExampleServer() {
 		}
 		fmt.Printf("policy for %s: %s (%d answers)\n", c.Context, policy, c.Queries)
 	}
-	if _, err := label.ExportLog(dir, nil, os.Stdout); err != nil {
+	if _, err := label.ExportLog(dir, cat, nil, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 	// Output:

@@ -2,8 +2,11 @@ package label
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 )
 
 // Record is one row of an answers file (internal/poolfile's format, with
@@ -105,11 +108,35 @@ func WriteAnswers(w io.Writer, events []Event) error { return WriteRecords(w, Re
 // ExportLog reads the answer log in dir without changing it and writes its
 // kept answers to w as WriteAnswers does, after the prior answers (those the
 // proposer was given before the session; nil for none). A torn last line is
-// left out and reported by the returned Repair.
-func ExportLog(dir string, prior []Record, w io.Writer) (*Repair, error) {
+// left out and reported by the returned Repair. Unlike New, which starts a
+// session in a new folder, it refuses a folder without a log; with cat not
+// nil it refuses, as New does, a log whose contexts and arms are not those
+// of cat (another catalogue's log), naming the line.
+func ExportLog(dir string, cat Catalogue, prior []Record, w io.Writer) (*Repair, error) {
+	path := filepath.Join(dir, LogName)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("label: %s has no answer log %s: name the folder of nadb serve -log", dir, LogName)
+		}
+		return nil, fmt.Errorf("label: %v", err)
+	}
 	events, rep, err := ReadLog(dir)
 	if err != nil {
 		return nil, err
+	}
+	if cat != nil {
+		ix, err := newIndex(cat)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range events {
+			if e.Kind != Answer && e.Kind != Rank && e.Kind != Skip {
+				continue
+			}
+			if err := ix.checkIDs(e); err != nil {
+				return nil, fmt.Errorf("label: %s line %d: %v", path, e.Seq, err)
+			}
+		}
 	}
 	return rep, WriteRecords(w, append(append([]Record(nil), prior...), Records(events)...))
 }

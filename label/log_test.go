@@ -82,7 +82,7 @@ func TestReplayEqualsAcknowledged(t *testing.T) {
 	all := randomSession(t, f, 150, rand.New(rand.NewPCG(1, 2)))
 	want := wantCSV(all)
 	var got bytes.Buffer
-	if rep, err := ExportLog(f.dir, nil, &got); err != nil || rep != nil {
+	if rep, err := ExportLog(f.dir, nil, nil, &got); err != nil || rep != nil {
 		t.Fatalf("ExportLog: %v, repair %v", err, rep)
 	}
 	if diff := cmp.Diff(want, got.String()); diff != "" {
@@ -230,6 +230,9 @@ func TestCorruptMiddleLine(t *testing.T) {
 	}
 }
 
+// TestLogOfAnotherCatalogue: a log is refused by New and ExportLog for
+// another catalogue, naming the line; ExportLog refuses a folder without a
+// log.
 func TestLogOfAnotherCatalogue(t *testing.T) {
 	dir, _ := smallLog(t, 2)
 	other, err := NewTable([]string{"u1", "u2", "u3"}, [][]string{
@@ -240,6 +243,14 @@ func TestLogOfAnotherCatalogue(t *testing.T) {
 	_, err = New(other, roundRobin(other), Options{LogDir: dir, Logger: quiet()})
 	if err == nil || !strings.Contains(err.Error(), "another catalogue") || !strings.Contains(err.Error(), " line ") {
 		t.Errorf("New with another catalogue: %v; want an error naming the line", err)
+	}
+	var out strings.Builder
+	_, err = ExportLog(dir, other, nil, &out)
+	if err == nil || !strings.Contains(err.Error(), "another catalogue") || !strings.Contains(err.Error(), " line ") || out.Len() > 0 {
+		t.Errorf("ExportLog with another catalogue: %v, wrote %q; want an error naming the line and nothing written", err, out.String())
+	}
+	if _, err := ExportLog(filepath.Join(dir, "typo"), nil, nil, &out); err == nil || !strings.Contains(err.Error(), "has no answer log") {
+		t.Errorf("ExportLog of a folder without a log: %v; want an error", err)
 	}
 }
 

@@ -31,16 +31,10 @@ func (s *session) check(e Event) error {
 		if e.Arms == nil {
 			return s.checkDuel(e)
 		}
-		c, ok := s.ix.context[e.Context]
-		if !ok || c != e.C {
-			return fmt.Errorf("context %q is not context %d of the catalogue: the log belongs to another catalogue", e.Context, e.C)
+		if err := s.ix.checkIDs(e); err != nil {
+			return err
 		}
-		for i, id := range e.Arms {
-			if a, ok := s.ix.arm[c][id]; !ok || a != e.AI[i] {
-				return fmt.Errorf("arm %q is not arm %d of context %q in the catalogue: the log belongs to another catalogue", id, e.AI[i], e.Context)
-			}
-		}
-		if err := validSet(s.cat, c, e.AI); err != nil {
+		if err := validSet(s.cat, e.C, e.AI); err != nil {
 			return err
 		}
 		if _, dup := s.tickets[e.ID]; dup {
@@ -59,14 +53,10 @@ func (s *session) check(e Event) error {
 // checkDuel validates the Answer or Skip of a duel against the catalogue
 // and the state.
 func (s *session) checkDuel(e Event) error {
-	q, err := s.ix.duel(e.Context, e.Arm1, e.Arm2)
-	if err != nil {
-		return fmt.Errorf("%v: the log belongs to another catalogue", err)
+	if err := s.ix.checkDuelIDs(e); err != nil {
+		return err
 	}
-	if q != (algorithms.Query{Context: e.C, Arm1: e.A1, Arm2: e.A2}) {
-		return fmt.Errorf("duel (%q, %q, %q) has indices (%d, %d, %d) in the catalogue but (%d, %d, %d) in the log: the log belongs to another catalogue",
-			e.Context, e.Arm1, e.Arm2, q.Context, q.Arm1, q.Arm2, e.C, e.A1, e.A2)
-	}
+	q := algorithms.Query{Context: e.C, Arm1: e.A1, Arm2: e.A2}
 	if q.Arm1 == q.Arm2 {
 		return fmt.Errorf("duel of arm %q with itself", e.Arm1)
 	}
@@ -105,5 +95,38 @@ func (s *session) start() error {
 		return err
 	}
 	s.apply(e, true)
+	return nil
+}
+
+// checkIDs checks that a logged answer, ranking or skip names contexts and
+// arms of the catalogue, with the indices the log gives them: a log of
+// another catalogue fails.
+func (ix *index) checkIDs(e Event) error {
+	if e.Kind == Answer || e.Arms == nil {
+		return ix.checkDuelIDs(e)
+	}
+	c, ok := ix.context[e.Context]
+	if !ok || c != e.C {
+		return fmt.Errorf("context %q is not context %d of the catalogue: the log belongs to another catalogue", e.Context, e.C)
+	}
+	for i, id := range e.Arms {
+		if a, ok := ix.arm[c][id]; !ok || a != e.AI[i] {
+			return fmt.Errorf("arm %q is not arm %d of context %q in the catalogue: the log belongs to another catalogue", id, e.AI[i], e.Context)
+		}
+	}
+	return nil
+}
+
+// checkDuelIDs checks checkIDs's condition for the duel of an answer or a
+// skip.
+func (ix *index) checkDuelIDs(e Event) error {
+	q, err := ix.duel(e.Context, e.Arm1, e.Arm2)
+	if err != nil {
+		return fmt.Errorf("%v: the log belongs to another catalogue", err)
+	}
+	if q != (algorithms.Query{Context: e.C, Arm1: e.A1, Arm2: e.A2}) {
+		return fmt.Errorf("duel (%q, %q, %q) has indices (%d, %d, %d) in the catalogue but (%d, %d, %d) in the log: the log belongs to another catalogue",
+			e.Context, e.Arm1, e.Arm2, q.Context, q.Arm1, q.Arm2, e.C, e.A1, e.A2)
+	}
 	return nil
 }

@@ -47,7 +47,8 @@ The third writes the answers of a labelling session (the log folder of nadb
 serve -log) instead of a policy, as an answers file with the columns
 context,arm1,arm2,y,labeller,both_bad,recheck (a ranking as the duels it
 implies): with -answers, that file's answers first, so that the output holds
-every answer the session's learner was given.
+every answer the session's learner was given. A folder without a log, or a
+log of another pool, is refused.
 
 -out and -model take - for stdout.
 `
@@ -116,7 +117,7 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 			return err
 		}
 		write := func(w io.Writer) error {
-			rep, err := label.ExportLog(*session, priorRecords(in), w)
+			rep, err := label.ExportLog(*session, label.PoolCatalogue{File: in.file}, priorRecords(in), w)
 			if rep != nil {
 				fmt.Fprintln(stderr, "nadb export:", rep)
 			}

@@ -339,6 +339,7 @@ func TestLabelCommandsBadInput(t *testing.T) {
 		{[]string{"export", "-pool", pool, "-load", notModel, "-algo", "apo"}, "-algo: not used with -load"},
 		{[]string{"export", "-pool", pool, "-load", nullModel}, "theta[0] is null"},
 		{[]string{"export", "-pool", pool, "-session", dir, "-algo", "apo"}, "-algo: not used with -session"},
+		{[]string{"export", "-pool", pool, "-session", filepath.Join(dir, "sesion-typo")}, "-session: label: " + filepath.Join(dir, "sesion-typo") + " has no answer log answers.jsonl"},
 		{[]string{"export", "-pool", pool, "-answers", some, "-model", "-"}, "-model -: the policy goes to stdout too"},
 		{[]string{"serve", "-pool", pool}, "-log"},
 		{[]string{"serve", "-pool", pool, "-log", dir, "-addr", "0.0.0.0:0"}, "-token"},
