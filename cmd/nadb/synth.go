@@ -8,14 +8,17 @@ import (
 
 	"github.com/neural-adb/nadb/experiments/pool"
 	"github.com/neural-adb/nadb/internal/fsutil"
+	"github.com/neural-adb/nadb/internal/memlimit"
 	"github.com/neural-adb/nadb/internal/poolfile"
 )
 
 // synthHelp documents nadb data synth.
 const synthHelp = `usage: nadb data synth -out DIR [-contexts C] [-arms K] [-dim D | -layout blocks -block B] [-float32] [-answers N] [-csv] [-seed S]
 
-Generates a pool directory of any size (go doc pool.Synth) for trying the
-tools and measuring them:
+Generates a pool directory (go doc pool.Synth) for trying the tools and
+measuring them, of any size the disk holds: the features are written a
+context at a time; sizes whose generation would not fit in memory (the
+utility of every row, one context's features) are refused up front:
 
   DIR/features.npy   (C, K, d) float32 or float64, written a context at a time
   DIR/contexts.txt   c1 … cC
@@ -56,6 +59,13 @@ func cmdDataSynth(stdout, stderr io.Writer, args []string) error {
 		return usageError{fmt.Errorf("-out: name the folder to write the pool directory into")}
 	}
 	if err := s.Check(); err != nil {
+		return usageError{err}
+	}
+	lim, err := memlimit.Current()
+	if err != nil {
+		return err
+	}
+	if err := s.CheckMemory(lim); err != nil {
 		return usageError{err}
 	}
 	if err := s.WriteDir(*out, filepath.Join(*out, "answers.csv")); err != nil {

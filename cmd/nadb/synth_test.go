@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,4 +51,28 @@ func TestPoolDirCommands(t *testing.T) {
 		t.Errorf("export -load differs from the learner's export")
 	}
 	do("run", "-problem", "pool", "-pool", dir, "-algo", "random", "-T", "20", "-every", "10", "-holdout", "5", "-q")
+}
+
+// TestSynthTooLarge: sizes whose generation would not fit in memory, or
+// that no pool file holds, are usage errors naming the flags, and nothing is
+// written (no folder, no temporary file).
+func TestSynthTooLarge(t *testing.T) {
+	t.Setenv("NADB_MAX_MEMORY", "1MB")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-contexts", "10", "-arms", "100000", "-dim", "100000"}, "-arms, -dim (one context's features)"},
+		{[]string{"-contexts", "1000", "-arms", "200", "-dim", "8"}, "-contexts, -arms (the utility of every row)"},
+		{[]string{"-contexts", "4294967296", "-arms", "4294967296", "-dim", "1"}, "-contexts, -arms, -dim: 4294967296 contexts"},
+	} {
+		dir := filepath.Join(t.TempDir(), "big")
+		_, _, err := nadb(append([]string{"data", "synth", "-out", dir}, c.args...)...)
+		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a usage error naming %q", c.args, err, c.want)
+		}
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: %s was created (%v)", c.args, dir, err)
+		}
+	}
 }

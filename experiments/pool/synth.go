@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/neural-adb/nadb/internal/fsutil"
+	"github.com/neural-adb/nadb/internal/memlimit"
 	"github.com/neural-adb/nadb/internal/npy"
 	"github.com/neural-adb/nadb/internal/poolfile"
 	"github.com/neural-adb/nadb/internal/xmath"
@@ -59,8 +60,50 @@ func (s Synth) Check() error {
 		return fmt.Errorf("-answers: need at least 0, got %d", s.Answers)
 	case !(s.Scale > 0) || math.IsInf(s.Scale, 0):
 		return fmt.Errorf("-scale: need a positive number, got %v", s.Scale)
+	case s.Layout == "blocks" && s.Block >= math.MaxInt/s.Arms:
+		return fmt.Errorf("-arms %d × (-block %d + 1) features: more than a dimension can be; fewer arms or a smaller -block", s.Arms, s.Block)
+	}
+	// The product in float64 cannot overflow; it is exact up to 2^53, and
+	// MaxElems is 2^50 or less.
+	if n := float64(s.Contexts) * float64(s.Arms) * float64(s.D()); n > npy.MaxElems {
+		return fmt.Errorf("%s: %d contexts × %d arms × %d features = %.3g values, more than the %d a pool file may hold; make them fewer", s.sizeFlags(), s.Contexts, s.Arms, s.D(), n, int64(npy.MaxElems))
 	}
 	return nil
+}
+
+// sizeFlags names the flags that set the pool's size.
+func (s Synth) sizeFlags() string {
+	if s.Layout == "blocks" {
+		return "-contexts, -arms, -block"
+	}
+	return "-contexts, -arms, -dim"
+}
+
+// Memory returns the bytes WriteDir holds at once: the utility of every
+// row (Contexts·Arms values), one context's features (Arms·D) and θ (D), as
+// float64, and the largest of the first two with the flags that set it.
+func (s Synth) Memory() (total, largest float64, flags string) {
+	util := 8 * float64(s.Contexts) * float64(s.Arms)
+	ctx := 8 * float64(s.Arms) * float64(s.D())
+	total = util + ctx + 8*float64(s.D())
+	if util >= ctx {
+		return total, util, "-contexts, -arms (the utility of every row)"
+	}
+	if s.Layout == "blocks" {
+		return total, ctx, "-arms, -block (one context's features)"
+	}
+	return total, ctx, "-arms, -dim (one context's features)"
+}
+
+// CheckMemory reports, naming the flags to change, sizes whose generation
+// would need more memory than lim allows (nothing when lim is unknown).
+func (s Synth) CheckMemory(lim memlimit.Limit) error {
+	total, largest, flags := s.Memory()
+	if !lim.Known() || total <= lim.Bytes {
+		return nil
+	}
+	return fmt.Errorf("%s: generating the pool would need about %s of memory (largest part: %s), more than the %s available (%s; %s overrides it, 0 turns the check off): make it smaller",
+		flags, memlimit.Format(total), memlimit.Format(largest), memlimit.Format(lim.Bytes), lim.Source, memlimit.Env)
 }
 
 // D returns the feature dimension.
@@ -73,8 +116,9 @@ func (s Synth) D() int {
 
 // WriteDir writes the pool directory dir (poolfile.OpenDir) and, when
 // s.Answers > 0, the answers file answers (CSV context,arm1,arm2,y). The
-// features are generated and written a context at a time, so memory stays
-// small whatever the pool's size.
+// features are generated and written a context at a time, so memory is
+// that of one context's features and of the utility of every row (Memory),
+// not of the features of every context.
 func (s Synth) WriteDir(dir, answers string) error {
 	if err := s.Check(); err != nil {
 		return err

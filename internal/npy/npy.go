@@ -93,9 +93,9 @@ func ShapeString(shape []int) string {
 // refuses headers above 10,000 bytes unless told otherwise).
 const maxHeader = 1 << 20
 
-// maxElems bounds the number of elements (and so the product of the shape,
+// MaxElems bounds the number of elements (and so the product of the shape,
 // which must not overflow an int, of 32 bits on a 32-bit platform).
-const maxElems = min(1<<50, math.MaxInt)
+const MaxElems = min(1<<50, math.MaxInt)
 
 // ReadHeader reads the header of a .npy file from r, leaving r at the
 // first byte of the data. Errors say what is wrong and what to do.
@@ -216,8 +216,8 @@ func (h *Header) parse(text string, utf8OK bool) error {
 		if s < 0 {
 			return fmt.Errorf("negative dimension %d", s)
 		}
-		if s > 0 && n > maxElems/s {
-			return fmt.Errorf("shape %s has more than %d elements", ShapeString(h.Shape), maxElems)
+		if s > 0 && n > MaxElems/s {
+			return fmt.Errorf("shape %s has more than %d elements", ShapeString(h.Shape), MaxElems)
 		}
 		n *= s
 	}
