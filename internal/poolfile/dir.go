@@ -37,7 +37,9 @@ import (
 // is the same pool as the CSV pool file with a row "contexts[c], arms[a],
 // features[c, a, :], utility[c, a]" for every (c, a). Identifiers are
 // non-empty UTF-8 text without tabs (lines end with \n or \r\n; a last line
-// without \n counts), distinct within their file. Every context has the same
+// without \n counts), distinct within their file, and trimmed of spaces at
+// either end as the CSV pool's fields are (so that the identifiers an
+// answers file gives, also trimmed, match). Every context has the same
 // arms, so an answers file names arms by these identifiers in every
 // context. features.npy is mapped read-only, not read (internal/npy): its
 // values stay in their precision (float32 stays float32) and are converted
@@ -90,9 +92,14 @@ func OpenDir(dir string) (*PoolFile, error) {
 	if !IsDir(dir) {
 		return nil, &csvtab.Error{File: dir, Msg: "not a directory (a pool directory holds features.npy, contexts.txt and arms.txt)"}
 	}
-	for _, name := range []string{DirFeatures, DirContexts, DirArms} {
-		if _, err := os.Stat(path(name)); err != nil {
+	for i, name := range []string{DirFeatures, DirContexts, DirArms, DirUtility} {
+		fi, err := os.Stat(path(name))
+		switch {
+		case err != nil && i == 3:
+		case err != nil:
 			return nil, &csvtab.Error{File: path(name), Msg: fmt.Sprintf("missing: a pool directory holds %s, %s and %s (and optionally %s)", DirFeatures, DirContexts, DirArms, DirUtility)}
+		case fi.IsDir():
+			return nil, &csvtab.Error{File: path(name), Msg: "a directory, not a file"}
 		}
 	}
 	feat, err := npy.Open(path(DirFeatures))
@@ -119,7 +126,7 @@ func OpenDir(dir string) (*PoolFile, error) {
 	}
 	switch {
 	case K < 2:
-		return nil, &csvtab.Error{File: path(DirFeatures), Msg: fmt.Sprintf("%d arm per context (shape %s); every context needs at least 2 arms to form a duel", K, npy.ShapeString(feat.Shape))}
+		return nil, &csvtab.Error{File: path(DirFeatures), Msg: fmt.Sprintf("%s per context (shape %s); every context needs at least 2 arms to form a duel", plural(K, "arm"), npy.ShapeString(feat.Shape))}
 	case len(ctxs) != C:
 		return nil, &csvtab.Error{File: path(DirContexts), Msg: fmt.Sprintf("%d context identifiers, but %s has %d contexts (shape %s)", len(ctxs), DirFeatures, C, npy.ShapeString(feat.Shape))}
 	case len(arms) != K:
@@ -166,8 +173,9 @@ func OpenDir(dir string) (*PoolFile, error) {
 	return pf, nil
 }
 
-// readIDs reads one identifier per line of file; what names them in
-// messages ("context", "arm").
+// readIDs reads one identifier per line of file, trimmed of white space at
+// either end as csvtab trims a CSV field; what names them in messages
+// ("context", "arm").
 func readIDs(file, what string) ([]string, error) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -184,12 +192,13 @@ func readIDs(file, what string) ([]string, error) {
 			id = strings.TrimPrefix(id, "\ufeff")
 		}
 		switch {
-		case id == "":
-			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("empty %s identifier (one non-empty identifier per line)", what)}
 		case !utf8.ValidString(id):
 			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("%s identifier is not UTF-8 text", what)}
 		case strings.ContainsAny(id, "\t\x00"):
 			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("%s identifier %q holds a tab or NUL", what, id)}
+		}
+		if id = strings.TrimSpace(id); id == "" {
+			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("empty %s identifier (one non-empty identifier per line)", what)}
 		}
 		if prev, dup := seen[id]; dup {
 			return nil, &csvtab.Error{File: file, Line: line, Msg: fmt.Sprintf("%s identifier %q repeats line %d; identifiers must be distinct", what, id, prev)}
@@ -197,8 +206,10 @@ func readIDs(file, what string) ([]string, error) {
 		seen[id] = line
 		ids = append(ids, id)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return nil, &csvtab.Error{File: file, Msg: fmt.Sprintf("%v (an identifier longer than 1 MB?)", err)}
+	} else if err != nil {
+		return nil, &csvtab.Error{File: file, Msg: err.Error()}
 	}
 	if len(ids) == 0 {
 		return nil, &csvtab.Error{File: file, Msg: fmt.Sprintf("no %s identifiers", what)}
@@ -379,4 +390,12 @@ func WriteDir(dir string, pf *PoolFile, f32 bool) error {
 		return nil
 	}
 	return writeFile(DirUtility, func(w io.Writer) error { return npy.Write(w, []int{p.Contexts, K}, pf.Utility) })
+}
+
+// plural returns "n noun", with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -126,6 +126,10 @@ func TestOpenDirErrors(t *testing.T) {
 		{"too few contexts", DirContexts, []byte("c1\n"), "contexts.txt: 1 context identifiers, but features.npy has 2 contexts"},
 		{"empty line", DirContexts, []byte("c1\n\nc2\n"), "contexts.txt line 2: empty context identifier"},
 		{"duplicate arm", DirArms, []byte("a\nb\na\n"), `arms.txt line 3: arm identifier "a" repeats line 1`},
+		{"blank line", DirContexts, []byte("c1\n \t\n"), "contexts.txt line 2: context identifier \" \\t\" holds a tab"},
+		{"spaces only", DirContexts, []byte("c1\n  \n"), "contexts.txt line 2: empty context identifier"},
+		{"duplicate once trimmed", DirContexts, []byte("c1 \n c1\n"), `contexts.txt line 2: context identifier "c1" repeats line 1`},
+		{"no arm", DirFeatures, npyBytes(t, []int{2, 0, 6}, x), "0 arms per context (shape (2, 0, 6))"},
 		{"not finite", DirFeatures, npyBytes(t, []int{2, 3, 2}, []float32{0, 0, 0, 0, 0, 0, 0, float32(inf())}), "features.npy: feature 1 of context 1 arm 0 is +Inf"},
 		{"utility shape", DirUtility, npyBytes(t, []int{3, 2}, make([]float64, 6)), "utility.npy: shape (3, 2), want (2, 3)"},
 		{"int features", DirFeatures, append([]byte("\x93NUMPY\x01\x00\x76\x00{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3, 2), }"+strings.Repeat(" ", 58)+"\n"), make([]byte, 96)...), "element type <i8 is not float32 or float64"},
@@ -142,6 +146,42 @@ func TestOpenDirErrors(t *testing.T) {
 		_, err := OpenDir(dir)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestOpenDirIDsTrimmed: identifiers are trimmed of spaces at either end,
+// as the CSV pool's fields are, so the directory and the CSV of the same
+// pool have the same identifiers (and an answers file, also trimmed, names
+// them); a directory in place of a file is named as such.
+func TestOpenDirIDsTrimmed(t *testing.T) {
+	x := make([]float32, 2*3*2)
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		DirFeatures: npyBytes(t, []int{2, 3, 2}, x),
+		DirContexts: []byte(" c1\nc2 \n"),
+		DirArms:     []byte("a\n b \nc\n"),
+	} {
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	pf, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	csvPool := mustPool(t, "context,arm,x,y\n c1,a,0,0\n c1, b ,0,0\nc1,c,0,0\nc2 ,a,0,0\nc2 , b,0,0\nc2,c,0,0\n")
+	if !slices.Equal(pf.Contexts, csvPool.Contexts) || !slices.Equal(pf.Arms, csvPool.Arms) || pf.Contexts[0] != "c1" || pf.Arms[1] != "b" {
+		t.Errorf("directory ids %q %q, CSV ids %q %q", pf.Contexts, pf.Arms, csvPool.Contexts, csvPool.Arms)
+	}
+	for _, name := range []string{DirFeatures, DirContexts, DirArms, DirUtility} {
+		d := t.TempDir()
+		os.WriteFile(filepath.Join(d, DirFeatures), npyBytes(t, []int{2, 3, 2}, x), 0o644)
+		os.WriteFile(filepath.Join(d, DirContexts), []byte("c1\nc2\n"), 0o644)
+		os.WriteFile(filepath.Join(d, DirArms), []byte("a\nb\nc\n"), 0o644)
+		os.Remove(filepath.Join(d, name))
+		os.Mkdir(filepath.Join(d, name), 0o755)
+		if _, err := OpenDir(d); err == nil || !strings.Contains(err.Error(), name+": a directory, not a file") {
+			t.Errorf("%s as a directory: %v", name, err)
 		}
 	}
 }
