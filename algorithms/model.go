@@ -281,7 +281,19 @@ func ReadModel(r io.Reader, file, poolSHA string) (*Model, error) {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil || head.Format != ModelFormat {
+	err = json.Unmarshal(data, &head)
+	if t := bytes.TrimSpace(data); err != nil && len(t) > 0 && t[0] == '{' {
+		// A JSON object that does not parse: a model file cut short or
+		// edited by hand (NaN is not JSON); say where.
+		msg := err.Error()
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte{'\n'})
+			msg = fmt.Sprintf("%v (line %d, byte %d)", err, line, se.Offset)
+		}
+		return nil, fmt.Errorf("algorithms: model file %s is not valid JSON: %s: fix it or export the model again", file, msg)
+	}
+	if err != nil || head.Format != ModelFormat {
 		return nil, fmt.Errorf("algorithms: %s is not a model file (want a JSON object with \"format\": %q)", file, ModelFormat)
 	}
 	if head.Version != ModelVersion {

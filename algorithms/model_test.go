@@ -132,7 +132,9 @@ func TestReadModelRefuses(t *testing.T) {
 		{"absurd theta", regexp.MustCompile(`("theta": \[\s*)[^,\s]+`).ReplaceAllString(good, "${1}1e308"), "", nil, "theta[0] is 1e+308, want a finite number of at most 1e+15"},
 		{"absurd offset", strings.Replace(good, `"offset": 0`, `"offset": -2e15`, 1), "", nil, "offset is -2e+15"},
 		{"unregistered algorithm", strings.Replace(good, `"algorithm": "random"`, `"algorithm": "my-secret-net"`, 1), "", nil, `algorithm "my-secret-net" is not registered`},
-		{"trailing data", good + "{}", "", nil, "not a model file"},
+		{"trailing data", good + "{}", "", nil, "m.json is not valid JSON: invalid character '{' after top-level value"},
+		{"cut short", good[:len(good)/2], "", nil, "m.json is not valid JSON: unexpected end of JSON input"},
+		{"NaN by hand", strings.Replace(good, `"offset": 0`, `"offset": NaN`, 1), "", nil, "m.json is not valid JSON: invalid character 'N' looking for beginning of value (line "},
 	} {
 		_, err := ReadModel(strings.NewReader(tc.text), "m.json", tc.pool)
 		switch {

@@ -300,6 +300,10 @@ func Open(path, want string) (*PoolFile, string, error) {
 		return nil, "", err
 	}
 	defer f.Close()
+	magic := make([]byte, 6)
+	if n, _ := f.ReadAt(magic, 0); n == len(magic) && string(magic) == "\x93NUMPY" {
+		return nil, "", &csvtab.Error{File: path, Msg: fmt.Sprintf("a .npy file, not a CSV pool file: name the pool directory that holds it, %s", filepath.Dir(path))}
+	}
 	hint, err := hintOf(f)
 	if err != nil {
 		return nil, "", err

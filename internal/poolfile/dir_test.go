@@ -186,6 +186,18 @@ func TestOpenDirIDsTrimmed(t *testing.T) {
 	}
 }
 
+// TestOpenNpyFile: a .npy file given as the pool is refused as such,
+// naming the directory to give instead (not read as a CSV that is not
+// UTF-8).
+func TestOpenNpyFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, DirFeatures)
+	os.WriteFile(path, npyBytes(t, []int{2, 3, 2}, make([]float32, 12)), 0o644)
+	if _, _, err := Open(path, ""); err == nil || !strings.Contains(err.Error(), "a .npy file, not a CSV pool file: name the pool directory that holds it, "+dir) {
+		t.Errorf("Open of a .npy file: %v", err)
+	}
+}
+
 func inf() float64 { return math.Inf(1) }
 
 // npyBytes returns x written as a .npy file of the given shape, or of the
