@@ -116,15 +116,23 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		if err := only("-session (it writes the session's answers, not a policy)", "pool", "answers", "out", "session"); err != nil {
 			return err
 		}
+		var logErr error // the log's fault, not the output's
 		write := func(w io.Writer) error {
-			rep, err := label.ExportLog(*session, label.PoolCatalogue{File: in.file}, priorRecords(in), w)
+			ew := &errWriter{w: w}
+			rep, err := label.ExportLog(*session, label.PoolCatalogue{File: in.file}, priorRecords(in), ew)
 			if rep != nil {
 				fmt.Fprintln(stderr, "nadb export:", rep)
+			}
+			if err != nil && ew.err == nil {
+				logErr = err
 			}
 			return err
 		}
 		if err := fsutil.WriteOut(*out, stdout, write); err != nil {
-			return usageError{fmt.Errorf("-session: %w", err)}
+			if logErr != nil {
+				return usageError{fmt.Errorf("-session: %w", err)}
+			}
+			return fmt.Errorf("-out: %w", err)
 		}
 		return nil
 	}
@@ -156,15 +164,29 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 				return usageError{fmt.Errorf("-model: %w", err)}
 			}
 			if err := fsutil.WriteOut(*modelPath, stdout, m.Write); err != nil {
-				return usageError{fmt.Errorf("-model: %w", err)}
+				return fmt.Errorf("-model: %w", err) // a write error: exit status 1, as suggest's
 			}
 		}
 	}
 	write := func(w io.Writer) error { return writeExport(w, in, sum) }
 	if err := fsutil.WriteOut(*out, stdout, write); err != nil {
-		return usageError{fmt.Errorf("-out: %w", err)}
+		return fmt.Errorf("-out: %w", err)
 	}
 	return nil
+}
+
+// errWriter remembers the first error of the writes to w.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // loadedSummary reads the model of -load, checked against the pool file, and
