@@ -35,6 +35,9 @@ with the identifiers of the pool file; score is the learner's h(arm1) - h(arm2)
 and sigma its uncertainty of that difference (NaN when the learner has none).
 Each query is chosen with the previous ones pending, so that learners whose
 uncertainty depends on the queries asked (Neural-ADB, APO, ...) spread them.
+The N queries are distinct, but a duel the answers file already holds may be
+proposed again, as the learners' rules do not exclude answered duels (nadb
+serve, by contrast, never shows one labeller a duel twice).
 The default learner is the one nadb serve uses; -collect passive suggests
 uniformly random duels instead (the learner's passive twin).
 
