@@ -219,6 +219,9 @@ func reportReplay(stderr io.Writer, cmd string, in *poolInput, n replayCounts) {
 	if n.rechecks > 0 {
 		fmt.Fprintf(stderr, "; skipped %d consistency checks (a duel the same labeller had answered before)", n.rechecks)
 	}
+	if len(in.answers.List) == n.ties+n.rechecks {
+		fmt.Fprint(stderr, "; with no answer to learn from, the learner is as built (untrained)")
+	}
 	fmt.Fprintln(stderr)
 }
 
