@@ -148,8 +148,11 @@
 // suite (package experiments/conformance) on every registered name; a test
 // of one's own goes in package algorithms_test:
 // conformance.Run(t, "my-baseline", nil). Then pin the learner's results
-// with go test ./experiments -run 'GoldenRuns/^my-baseline$' -update. The
-// README's "Adding a baseline" lists which figures pick the name up and
+// with go test ./experiments -run 'GoldenRuns/^my-baseline$' -update. A
+// learner that reads only some Config fields (its other settings fixed, or
+// no network) declares them beside its registration with DeclareReads, so
+// that the nadb commands refuse a flag it would ignore; without a
+// declaration every field counts as read. The README's "Adding a baseline" lists which figures pick the name up and
 // where to add it to the others. ExampleRegister shows a complete learner.
 //
 // Programmer errors (invalid queries passed to Observe, shape mismatches)
