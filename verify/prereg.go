@@ -116,15 +116,9 @@ func PreregRuns(id string) ([]experiments.Spec, error) {
 	case "target":
 		return targetPreregRuns(figureRuns)
 	case "plus-confirm-31-60":
-		sc := Paper
-		sc.FirstSeed = ConfirmFirstSeed
-		var out []experiments.Spec
-		for _, c := range Table() {
-			if slices.Contains(ConfirmClaims, c.ID) {
-				out = append(out, c.Runs(c.ScaleFor(sc))...)
-			}
-		}
-		return out, nil
+		return confirmRuns(ConfirmClaims), nil
+	case "lockon-confirm-31-60":
+		return confirmRuns(LockonConfirmClaims), nil
 	}
 	return nil, fmt.Errorf("verify: no pre-registered evaluation %q", id)
 }
@@ -134,13 +128,31 @@ func PreregRuns(id string) ([]experiments.Spec, error) {
 // has an evaluation of its own.
 var choiceEvaluated = []string{"neural-adb-plus", "neural-adb-ucb", "neural-adb-tsctx-ucb"}
 
-// The confirmation of claims 9a–9e, unchanged, on seeds no run had used
-// (verify/prereg/plus-confirm-31-60.json): "nadb verify -scale paper -only
-// 9a,9b,9c,9d,9e -first-seed 31".
+// The confirmations, unchanged, on seeds 31–60 of claims decided on seeds
+// 1–30: of claims 9a–9e (verify/prereg/plus-confirm-31-60.json: "nadb
+// verify -scale paper -only 9a,9b,9c,9d,9e -first-seed 31") and of the
+// lock-on claims 8b and 8c, which were written after their 30-seed runs
+// (verify/prereg/lockon-confirm-31-60.json: "nadb verify -scale paper
+// -only 8b,8c -first-seed 31").
 var (
-	ConfirmClaims    = []string{"9a", "9b", "9c", "9d", "9e"}
-	ConfirmFirstSeed = uint64(31)
+	ConfirmClaims       = []string{"9a", "9b", "9c", "9d", "9e"}
+	LockonConfirmClaims = []string{"8b", "8c"}
+	ConfirmFirstSeed    = uint64(31)
 )
+
+// confirmRuns returns the paper-scale runs of the claims ids from seed
+// ConfirmFirstSeed on.
+func confirmRuns(ids []string) []experiments.Spec {
+	sc := Paper
+	sc.FirstSeed = ConfirmFirstSeed
+	var out []experiments.Spec
+	for _, c := range Table() {
+		if slices.Contains(ids, c.ID) {
+			out = append(out, c.Runs(c.ScaleFor(sc))...)
+		}
+	}
+	return out
+}
 
 // preregExempt are the claims decided before pre-registration was
 // introduced (their recorded verdicts are regression guards written after
