@@ -139,7 +139,7 @@ flags:`)
 	if err != nil {
 		return prog.interrupted(ctx, err, *cacheDir)
 	}
-	fmt.Fprintf(stderr, "sweep finished in %s\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "sweep finished in %s: %s\n", time.Since(start).Round(time.Second), prog.summary(*cacheDir))
 	if sh.N > 1 {
 		fmt.Fprintf(stdout, "shard %d/%d done; copy the cache directories together and run nadb figures without -shard to plot\n", sh.I, sh.N)
 		return nil
@@ -296,6 +296,8 @@ type progress struct {
 	scale       string
 	workers     int     // runs in parallel
 	runs        int     // runs actually executed (not cached)
+	cached      int     // runs read from the cache
+	thinned     int     // runs read off another run (experiments.Thin)
 	wall        float64 // their wall seconds
 	expected    float64 // their expected processor seconds
 	done, total int     // of the last event
@@ -348,7 +350,12 @@ func (p *progress) event(ev sweep.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done, p.total = ev.Done, ev.Total
-	if !ev.Cached && !ev.Thinned {
+	switch {
+	case ev.Cached:
+		p.cached++
+	case ev.Thinned:
+		p.thinned++
+	default:
 		p.runs++
 		p.wall += ev.Wall
 		p.expected += ev.Expected
@@ -378,6 +385,19 @@ func (p *progress) event(ev sweep.Event) {
 		return
 	}
 	fmt.Fprintf(p.w, "%d/%d %s %s %s seed %d %.1fs (ETA %s)\n", ev.Done, ev.Total, ev.Group, ev.Spec.Algorithm, ev.Spec.Problem.Name, ev.Spec.Seed, ev.Wall, eta)
+}
+
+// summary says how the finished sweep's runs were obtained, and, when some
+// came from the cache, that the cache is keyed by configuration, not by
+// code: a learner changed since its runs were cached needs another cache.
+func (p *progress) summary(cacheDir string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := fmt.Sprintf("runs: %d executed, %d read from the cache in %s, %d read off another run", p.runs, p.cached, cacheDir, p.thinned)
+	if p.cached > 0 {
+		s += " (the cache is keyed by each run's configuration, not by the code: after changing a learner, give another -cache directory or forget the cache with make clean-cache)"
+	}
+	return s
 }
 
 func (p *progress) finish() {

@@ -35,3 +35,19 @@ func TestProgressETAWeighsRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressSummary counts the runs run, read from the cache and read off
+// another run, and warns that the cache is keyed by configuration only when
+// some run came from it.
+func TestProgressSummary(t *testing.T) {
+	p := newProgress(&bytes.Buffer{}, "quick", 1)
+	p.event(sweep.Event{Done: 1, Total: 3, Wall: 1})
+	p.event(sweep.Event{Done: 2, Total: 3, Thinned: true})
+	if got := p.summary("c"); got != "runs: 1 executed, 0 read from the cache in c, 1 read off another run" {
+		t.Errorf("no cached run: summary %q", got)
+	}
+	p.event(sweep.Event{Done: 3, Total: 3, Cached: true})
+	if got := p.summary("c"); !strings.HasPrefix(got, "runs: 1 executed, 1 read from the cache in c, 1 read off another run (") || !strings.Contains(got, "not by the code") {
+		t.Errorf("a cached run: summary %q, want the counts and the warning", got)
+	}
+}
