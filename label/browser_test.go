@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -273,4 +274,21 @@ func TestBrowserSets(t *testing.T) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestBrowserHeldKey holds ← down for about a second: the auto-repeated
+// keydowns must not answer the duels shown after the first answer.
+func TestBrowserHeldKey(t *testing.T) {
+	w, _ := browser(t)
+	f := newFixture(t, browserCatalogue(t), "", Options{})
+	w.open(f.ts.URL + "/?labeller=ann")
+	w.waitFor("the first query", "return !!document.body.dataset.qid")
+	first := w.evalString("return document.body.dataset.qid")
+	w.holdKey(20, 40*time.Millisecond)
+	w.waitFor("the query after the held key", "return !document.body.dataset.busy && document.body.dataset.qid !== "+jsString(first))
+	time.Sleep(200 * time.Millisecond) // a late repeat would have answered by now
+	f.close()
+	if n := len(keptAnswers(f.events())); n != 1 {
+		t.Errorf("holding ← down for 20 repeats logged %d answers, want 1", n)
+	}
 }

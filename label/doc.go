@@ -51,7 +51,8 @@
 // unless Options.ShowScores (then it also links the summary). Keys, letters
 // in either case: ← arm1 better, → arm2 better, t equally good, b both bad,
 // s skip, u undo; with several arms, 1–9 choose the best (or rank, best
-// first; the last rank is implied) and Backspace starts a ranking again.
+// first; the last rank is implied) and Backspace starts a ranking again. A
+// key held down acts once: its repeats are ignored.
 //
 // # Ties, both bad, skips and undo
 //

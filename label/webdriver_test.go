@@ -152,3 +152,20 @@ func (w *webDriver) screenshot(path string) {
 	}
 	w.t.Logf("screenshot: %s", path)
 }
+
+// holdKey presses ← and holds it: a keydown, then repeats keydowns marked
+// as auto-repeat (as a held key gives), then the keyup; sent through the
+// DevTools protocol, since WebDriver actions cannot mark a repeat.
+func (w *webDriver) holdKey(repeats int, every time.Duration) {
+	key := func(typ string, repeat bool) {
+		w.do("POST", w.session+"/goog/cdp/execute", map[string]any{"cmd": "Input.dispatchKeyEvent", "params": map[string]any{
+			"type": typ, "key": "ArrowLeft", "code": "ArrowLeft", "windowsVirtualKeyCode": 37,
+			"nativeVirtualKeyCode": 37, "autoRepeat": repeat}}, nil)
+	}
+	key("rawKeyDown", false)
+	for range repeats {
+		time.Sleep(every)
+		key("rawKeyDown", true)
+	}
+	key("keyUp", false)
+}

@@ -314,6 +314,9 @@
       }
       if (!f) return;
       ev.preventDefault();
+      // A key held down repeats its keydown: one press is one action, or
+      // the repeats would answer duels the labeller never saw.
+      if (ev.repeat) return;
       f();
     });
     busy = true;
