@@ -11,8 +11,9 @@ import (
 )
 
 // The figures of neural-adb-plus (ours, algorithms/plus_doc.go). Its
-// configuration was fixed on development seeds ≥ 101 before these figures
-// were run; their seeds 1…PlusSeeds are its evaluation seeds.
+// configuration was set before these figures were first run (its
+// development runs are not logged: algorithms/plus_doc.go); their seeds
+// 1…PlusSeeds are its evaluation seeds.
 //
 //	plus-main         Square, Sine, Cosine (fixed pool): neural-adb-plus against
 //	                  neural-adb-ucb-randctx, random-nn and the linear learners
