@@ -33,12 +33,16 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /{$}", s.guard(page(static, "index.html")))
 	mux.Handle("GET /summary", s.guard(page(static, "summary.html")))
 	mux.Handle("GET /image/{c}/{a}", s.guard(s.image))
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, errCrossOrigin)
+	}))
 	api := []struct {
 		method, path string
 		h            http.HandlerFunc
 	}{
 		{"GET", "/api/config", s.apiConfig},
-		{"GET", "/api/next", s.apiNext},
+		{"GET", "/api/next", sameOrigin(cop, s.apiNext)},
 		{"POST", "/api/answer", s.apiAnswer},
 		{"POST", "/api/skip", s.apiSkip},
 		{"POST", "/api/undo", s.apiUndo},
@@ -60,8 +64,24 @@ func (s *Server) routes() http.Handler {
 		}
 		writeError(w, errorf(http.StatusNotFound, "", "no API endpoint %s", r.URL.Path))
 	}))
-	cop := http.NewCrossOriginProtection()
 	return s.headers(cop.Handler(mux))
+}
+
+var errCrossOrigin = errorf(http.StatusForbidden, "", "cross-origin request refused: the API answers only the pages of this server (Sec-Fetch-Site or Origin names another site)")
+
+// sameOrigin refuses a cross-origin GET or HEAD that changes state (a page
+// of another site could send it, e.g. with an image tag) as cop refuses
+// cross-origin POSTs.
+func sameOrigin(cop *http.CrossOriginProtection, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		unsafe := r.WithContext(r.Context())
+		unsafe.Method = http.MethodPost // Check passes safe methods
+		if cop.Check(unsafe) != nil {
+			writeError(w, errCrossOrigin)
+			return
+		}
+		h(w, r)
+	}
 }
 
 // headers sets the security headers of every response and, without a

@@ -210,11 +210,14 @@
 //     "Authorization: Bearer TOKEN" or ?token=TOKEN, compared in constant
 //     time; only the static script and style files are public.
 //   - Without a token, requests must name a loopback Host (no DNS
-//     rebinding), and cross-site POSTs are refused
-//     (http.CrossOriginProtection); POST bodies must be application/json.
+//     rebinding). Cross-origin POSTs are refused (http.CrossOriginProtection),
+//     and so is a cross-origin GET or HEAD /api/next, which reserves a query
+//     (403; a page of another site could send it with an image tag); POST
+//     bodies must be application/json.
 //   - One client address may hold at most Options.ClientReservations
 //     queries at once and introduce at most Options.NewLabellersPerHour
-//     labeller ids an hour (429 beyond; limits.go), and labellers that never
+//     labeller ids an hour (429 beyond; limits.go; an id counts once it is
+//     shown a query, so a refused request uses none), and labellers that never
 //     answered are forgotten once their query has long expired, so made-up
 //     labeller ids can neither reserve every duel nor fill the memory.
 //   - The pages build the DOM with textContent only (no innerHTML), and a

@@ -256,6 +256,14 @@ func TestClientLimits(t *testing.T) {
 	if w.Code != http.StatusOK || !bytes.Contains(w.Body.Bytes(), []byte(`"id"`)) {
 		t.Errorf("a labeller of another client: %d %s", w.Code, w.Body)
 	}
+	// The ids refused for holding too many queries were not counted: once
+	// the held queries expire, three more new ids pass, the ninth does not.
+	f.clock.advance(2 * time.Minute)
+	for i := range 3 {
+		if st, r := f.do("GET", fmt.Sprintf("/api/next?labeller=late%d", i), nil); st != http.StatusOK {
+			t.Errorf("new id %d of the client: %d %v, want 200", 6+i, st, r)
+		}
+	}
 	_, r := f.do("GET", "/api/next?labeller=bot99", nil)
 	if !strings.Contains(fmt.Sprint(r["error"]), "new labeller ids in the last hour") {
 		t.Errorf("the ninth new id of one client: %v", r)

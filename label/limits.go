@@ -25,8 +25,9 @@ type client struct {
 }
 
 // admit lets client addr introduce a new labeller id, or refuses with 429
-// when it introduced Options.NewLabellersPerHour of them in the last hour.
-func (s *session) admit(addr string, now time.Time) error {
+// when it introduced Options.NewLabellersPerHour of them in the last hour;
+// record counts the new id (once the labeller is made).
+func (s *session) admit(addr string, now time.Time, record bool) error {
 	limit := s.opt.NewLabellersPerHour
 	if limit < 0 {
 		return nil
@@ -49,7 +50,9 @@ func (s *session) admit(addr string, now time.Time) error {
 	if len(c.newIDs) >= limit {
 		return errorf(http.StatusTooManyRequests, "labeller", "the client %s introduced %d new labeller ids in the last hour, the limit: use a labeller id you used before, or try again later", addr, limit)
 	}
-	c.newIDs = append(c.newIDs, now)
+	if record {
+		c.newIDs = append(c.newIDs, now)
+	}
 	return nil
 }
 

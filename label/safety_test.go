@@ -2,6 +2,7 @@ package label
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -220,5 +221,70 @@ func TestListenPolicy(t *testing.T) {
 		if srv != nil {
 			srv.Close()
 		}
+	}
+}
+
+// TestCrossSiteNext: GET /api/next changes state (it reserves a query and
+// may introduce a labeller id), so a cross-site page must not call it, e.g.
+// with an image tag; the refusal is JSON and uses no per-client slot.
+func TestCrossSiteNext(t *testing.T) {
+	f := newFixture(t, bigCatalogue(t), "", Options{ClientReservations: 5, NewLabellersPerHour: 3})
+	for _, h := range [][]string{
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Sec-Fetch-Site", "same-site"},
+		{"Origin", "http://evil.example"},
+	} {
+		st, r := f.do("GET", "/api/next?labeller=evil", nil, h...)
+		if st != http.StatusForbidden || !strings.Contains(fmt.Sprint(r["error"]), "cross-origin") {
+			t.Errorf("GET /api/next with %v: %d %v, want 403 with a JSON error", h, st, r)
+		}
+		req, err := http.NewRequest("HEAD", f.ts.URL+"/api/next?labeller=evil", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set(h[0], h[1])
+		if resp, err := f.ts.Client().Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+			t.Errorf("HEAD /api/next with %v: %v %v, want 403", h, resp.Status, err)
+		}
+	}
+	f.srv.sess.mu.Lock()
+	n := len(f.srv.sess.labellers)
+	f.srv.sess.mu.Unlock()
+	if n != 0 {
+		t.Errorf("refused cross-site requests made %d labellers, want 0", n)
+	}
+	// The page's own requests, and clients that are no browser, pass.
+	for i, h := range [][]string{nil, {"Sec-Fetch-Site", "same-origin"}, {"Origin", f.ts.URL}} {
+		if st, r := f.do("GET", fmt.Sprintf("/api/next?labeller=ann%d", i), nil, h...); st != http.StatusOK {
+			t.Errorf("GET /api/next with %v: %d %v, want 200", h, st, r)
+		}
+	}
+	// Read-only GETs stay open (a cross-site page cannot read the reply).
+	if st, _ := f.do("GET", "/api/progress", nil, "Sec-Fetch-Site", "cross-site"); st != http.StatusOK {
+		t.Errorf("cross-site GET /api/progress: %d, want 200", st)
+	}
+}
+
+// TestRefusedUsesNoNewID: a new labeller id refused by the reservation
+// limit does not count towards the new ids of its client.
+func TestRefusedUsesNoNewID(t *testing.T) {
+	f := newFixture(t, bigCatalogue(t), "", Options{ClientReservations: 2, NewLabellersPerHour: 3})
+	q := f.next("ann")
+	f.next("bob")
+	for i := range 5 {
+		st, r := f.do("GET", fmt.Sprintf("/api/next?labeller=bot%d", i), nil)
+		if st != http.StatusTooManyRequests || !strings.Contains(fmt.Sprint(r["error"]), "hold 2 queries") {
+			t.Errorf("bot%d past the reservations: %d %v, want 429 (reservations)", i, st, r)
+		}
+	}
+	if st, r := f.answer(q["id"], 1); st != http.StatusOK {
+		t.Fatalf("answer: %d %v", st, r)
+	}
+	f.next("carl") // the third new id of the client
+	f.srv.sess.mu.Lock()
+	n := len(f.srv.sess.labellers)
+	f.srv.sess.mu.Unlock()
+	if n != 3 {
+		t.Errorf("%d labellers remembered, want 3 (the refused ids are not)", n)
 	}
 }

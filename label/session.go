@@ -461,7 +461,14 @@ func (s *session) next(id, client string) (*ticket, string, error) {
 	if s.opt.Budget > 0 && s.kept >= s.opt.Budget {
 		return nil, fmt.Sprintf("the budget of %d answers is reached", s.opt.Budget), nil
 	}
-	l := s.labeller(id) // (made again if it was forgotten meanwhile)
+	l := s.labellers[id]
+	if l == nil { // a new labeller (or one forgotten meanwhile)
+		if err := s.admit(client, now, true); err != nil {
+			return nil, "", err
+		}
+		l = s.labeller(id)
+	}
+	l.client = client
 	if l.holding != nil {
 		return snap(l.holding), "", nil
 	}
@@ -487,16 +494,20 @@ func (s *session) prepare(id, client string) (*ticket, string, error, *plan) {
 	if len(s.labellers) > 0 && s.issuedN%64 == 0 {
 		s.prune(now)
 	}
-	if _, known := s.labellers[id]; !known {
-		if err := s.admit(client, now); err != nil {
+	// A new labeller id is admitted here but made (and counted against its
+	// client's new ids) only once it is shown a query (next), so a request
+	// refused below uses no slot.
+	l := s.labellers[id]
+	if l == nil {
+		if err := s.admit(client, now, false); err != nil {
 			return nil, "", err, nil
 		}
-	}
-	l := s.labeller(id)
-	l.client = client
-	if t := l.holding; t != nil {
-		t.issued = now
-		return snap(t), "", nil, nil
+	} else {
+		l.client = client
+		if t := l.holding; t != nil {
+			t.issued = now
+			return snap(t), "", nil, nil
+		}
 	}
 	if s.opt.Budget > 0 && s.kept >= s.opt.Budget {
 		return nil, fmt.Sprintf("the budget of %d answers is reached", s.opt.Budget), nil, nil
@@ -512,20 +523,26 @@ func (s *session) prepare(id, client string) (*ticket, string, error, *plan) {
 	inUse := func(t *ticket) bool {
 		return slices.ContainsFunc(t.duels(), func(d duel) bool { return held[d] })
 	}
-	if r := l.redo; r != nil && !inUse(r) {
-		l.redo = nil
-		return snap(s.issue(id, l, &ticket{c: r.c, arms: slices.Clone(r.arms), set: r.set, recheck: r.recheck, reason: NoReason}, now)), "", nil, nil
+	p := &plan{active: len(active)}
+	if l != nil { // a new labeller has nothing to redo or recheck, and has seen nothing
+		if r := l.redo; r != nil && !inUse(r) {
+			l.redo = nil
+			return snap(s.issue(id, l, &ticket{c: r.c, arms: slices.Clone(r.arms), set: r.set, recheck: r.recheck, reason: NoReason}, now)), "", nil, nil
+		}
+		if t := s.recheckDue(l); t != nil && !inUse(t) {
+			// The duel again, sides swapped, as a consistency check.
+			return snap(s.issue(id, l, &ticket{c: t.c, arms: []int{t.arms[1], t.arms[0]}, recheck: t.seq, reason: NoReason}, now)), "", nil, nil
+		}
+		p.seen = len(l.seen)
 	}
-	if t := s.recheckDue(l); t != nil && !inUse(t) {
-		// The duel again, sides swapped, as a consistency check.
-		return snap(s.issue(id, l, &ticket{c: t.c, arms: []int{t.arms[1], t.arms[0]}, recheck: t.seq, reason: NoReason}, now)), "", nil, nil
-	}
-	p := &plan{exclude: make([]algorithms.Query, 0, len(held)+len(l.seen)), active: len(active), seen: len(l.seen)}
+	p.exclude = make([]algorithms.Query, 0, len(held)+p.seen)
 	for d := range held {
 		p.exclude = append(p.exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
 	}
-	for d := range l.seen {
-		p.exclude = append(p.exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
+	if l != nil {
+		for d := range l.seen {
+			p.exclude = append(p.exclude, algorithms.Query{Context: d.c, Arm1: d.a, Arm2: d.b})
+		}
 	}
 	// Map order is random: sort so that the proposer sees a deterministic list.
 	slices.SortFunc(p.exclude, func(p, q algorithms.Query) int {
