@@ -255,3 +255,33 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleIDs: a query that is no longer pending because the server
+// restarted, or because its new labeller was forgotten (prune), gets 409
+// (ask for the next query), as doc.go says, not 404; an id never issued
+// still gets 404.
+func TestStaleIDs(t *testing.T) {
+	f := newFixture(t, nil, "", Options{LabellerTimeout: time.Minute})
+	a := f.next("ann")
+	f.close()
+	g := newFixture(t, f.cat, f.dir, Options{LabellerTimeout: time.Minute})
+	if st, r := g.answer(a["id"], 1); st != http.StatusConflict || r["field"] != "id" {
+		t.Errorf("answer to a query pending at a restart: %d %v, want 409", st, r)
+	}
+	if st, r := g.do("POST", "/api/skip", map[string]any{"id": a["id"]}); st != http.StatusConflict {
+		t.Errorf("skip of a query pending at a restart: %d %v, want 409", st, r)
+	}
+	b := g.next("bob") // a new labeller, forgotten once the query long expired
+	g.clock.advance(3 * time.Minute)
+	g.srv.sess.mu.Lock()
+	g.srv.sess.prune(g.clock.Now())
+	g.srv.sess.mu.Unlock()
+	if st, r := g.answer(b["id"], 1); st != http.StatusConflict {
+		t.Errorf("answer to a pruned query: %d %v, want 409", st, r)
+	}
+	for _, id := range []string{"2-2", "3-1", "0-1", "2-0", "x", "1-x"} {
+		if st, r := g.answer(id, 1); st != http.StatusNotFound {
+			t.Errorf("answer to id %q never issued: %d %v, want 404", id, st, r)
+		}
+	}
+}

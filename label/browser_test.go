@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -290,5 +292,44 @@ func TestBrowserHeldKey(t *testing.T) {
 	f.close()
 	if n := len(keptAnswers(f.events())); n != 1 {
 		t.Errorf("holding ← down for 20 repeats logged %d answers, want 1", n)
+	}
+}
+
+// TestBrowserRestart restarts the server under an open page, once on the
+// same log (the page's query gets 409) and once on a new log (404): a key
+// press shows the new server's next query instead of an error.
+func TestBrowserRestart(t *testing.T) {
+	w, _ := browser(t)
+	cat := browserCatalogue(t)
+	dir := t.TempDir()
+	f := newFixture(t, cat, dir, Options{})
+	addr := f.ts.Listener.Addr().String()
+	w.open(f.ts.URL + "/?labeller=ann")
+	w.waitFor("the first query", "return document.body.dataset.qid === '1-1'")
+	restart := func(dir string) *fixture {
+		f.close()
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Skipf("cannot listen again on %s: %v", addr, err)
+		}
+		g := &fixture{t: t, cat: cat, dir: dir, clock: newClock()}
+		g.srv, err = New(cat, roundRobin(cat), Options{LogDir: dir, Now: g.clock.Now, Logger: quiet()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.ts = httptest.NewUnstartedServer(g.srv.Handler())
+		g.ts.Listener.Close()
+		g.ts.Listener = ln
+		g.ts.Start()
+		t.Cleanup(g.close)
+		return g
+	}
+	for _, tc := range []struct{ dir, want string }{{dir, "2-1"}, {t.TempDir(), "1-1"}} {
+		f = restart(tc.dir)
+		w.key("\uE012")
+		w.waitFor("the new server's query "+tc.want, "return !document.body.dataset.busy && document.body.dataset.qid === "+jsString(tc.want))
+		if msg := w.evalString("return document.getElementById('message').textContent"); msg != "" {
+			t.Errorf("after the restart the page says %q", msg)
+		}
 	}
 }

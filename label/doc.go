@@ -52,7 +52,9 @@
 // in either case: ← arm1 better, → arm2 better, t equally good, b both bad,
 // s skip, u undo; with several arms, 1–9 choose the best (or rank, best
 // first; the last rank is implied) and Backspace starts a ranking again. A
-// key held down acts once: its repeats are ignored.
+// key held down acts once: its repeats are ignored. When the shown query is
+// no longer pending (the server restarted, or it expired and went to
+// another labeller), the answer is refused and the page shows the next one.
 //
 // # Ties, both bad, skips and undo
 //
@@ -180,9 +182,12 @@
 //	POST /api/answer {id, y[, both_bad]} (a duel) or {id, order | both_bad}
 //	                            (several arms): 200 {ok, seq, repeated} once
 //	                            on disk; the same answer again: 200,
-//	                            repeated, not logged twice; 404 unknown id;
-//	                            409 answered differently, skipped, undone, or
-//	                            expired and given to another labeller
+//	                            repeated, not logged twice; 409 answered
+//	                            differently, skipped, undone, expired and
+//	                            given to another labeller, or no longer
+//	                            pending (issued before a restart, or
+//	                            forgotten with its labeller): ask for the
+//	                            next query; 404 an id never issued
 //	POST /api/skip {id}         as /api/answer
 //	POST /api/undo {labeller}   200 {ok, undone}; 409 nothing to undo
 //	GET  /api/progress[?labeller=ID]  {answered, ties, both_bad, skipped,

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // reply is a labeller's answer to a ticket: a skip, a duel's y (with
@@ -35,6 +36,9 @@ func (s *session) answer(id string, r reply) (seq int64, repeated bool, err erro
 	defer s.mu.Unlock()
 	t := s.tickets[id]
 	if t == nil {
+		if s.issuedBefore(id) {
+			return 0, false, errorf(http.StatusConflict, "id", "query %s is no longer pending (it expired and was forgotten, or the server restarted); ask for the next query", id)
+		}
 		return 0, false, errorf(http.StatusNotFound, "id", "no query has id %q", id)
 	}
 	switch t.state {
@@ -72,6 +76,19 @@ func (s *session) answer(id string, r reply) (seq int64, repeated bool, err erro
 	}
 	s.apply(e, true)
 	return e.Seq, false, nil
+}
+
+// issuedBefore reports whether id ("epoch-n") names a query issued by an
+// earlier start of the log, or by this one: a query that was pending when
+// the server stopped, or forgotten with its labeller (prune).
+func (s *session) issuedBefore(id string) bool {
+	es, ns, ok := strings.Cut(id, "-")
+	e, err1 := strconv.Atoi(es)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil || e < 1 || n < 1 {
+		return false
+	}
+	return e < s.epoch || e == s.epoch && n <= s.issuedN
 }
 
 // checkReply reports a reply that does not fit the ticket's kind.

@@ -180,9 +180,11 @@
     });
   }
 
+  // fail shows an error; when the query is no longer pending (409), or is
+  // unknown (404: the server restarted with another log), it shows the next.
   function fail(e) {
     say(e.message, true);
-    if (e.status === 409) return next();
+    if (e.status === 409 || e.status === 404) return next();
   }
 
   function act(call, done) {
