@@ -8,17 +8,21 @@ import (
 
 func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		ID      *string  `json:"id"`
-		Y       *float64 `json:"y"`
-		BothBad bool     `json:"both_bad"`
-		Order   []int    `json:"order"`
+		ID       *string  `json:"id"`
+		Labeller string   `json:"labeller"`
+		Y        *float64 `json:"y"`
+		BothBad  bool     `json:"both_bad"`
+		Order    []int    `json:"order"`
 	}
 	if err := decode(w, r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
-	rep := reply{bothBad: req.BothBad, order: req.Order}
+	rep := reply{labeller: req.Labeller, bothBad: req.BothBad, order: req.Order}
 	switch {
+	case req.Labeller != "" && validLabeller(req.Labeller) != nil:
+		writeError(w, validLabeller(req.Labeller))
+		return
 	case req.ID == nil || *req.ID == "":
 		writeError(w, errorf(http.StatusBadRequest, "id", "field \"id\" is missing: the id of the query from /api/next"))
 		return
@@ -42,17 +46,24 @@ func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiSkip(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		ID *string `json:"id"`
+		ID       *string `json:"id"`
+		Labeller string  `json:"labeller"`
 	}
 	if err := decode(w, r, &req); err != nil {
 		writeError(w, err)
 		return
 	}
+	if req.Labeller != "" {
+		if err := validLabeller(req.Labeller); err != nil {
+			writeError(w, err)
+			return
+		}
+	}
 	if req.ID == nil || *req.ID == "" {
 		writeError(w, errorf(http.StatusBadRequest, "id", "field \"id\" is missing: the id of the query from /api/next"))
 		return
 	}
-	seq, repeated, err := s.sess.skip(*req.ID)
+	seq, repeated, err := s.sess.skip(*req.ID, req.Labeller)
 	s.ack(w, seq, repeated, err)
 }
 

@@ -285,3 +285,34 @@ func TestStaleIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerLabeller: an answer or skip that names its labeller is refused
+// (409) for another labeller's query and changes nothing; without a
+// labeller any client may answer (the trust model of doc.go).
+func TestAnswerLabeller(t *testing.T) {
+	f := newFixture(t, nil, "", Options{})
+	a, b := f.next("ann"), f.next("bob")
+	if st, r := f.do("POST", "/api/answer", map[string]any{"id": a["id"], "labeller": "bob", "y": 1}); st != http.StatusConflict || r["field"] != "labeller" {
+		t.Errorf("bob answers ann's query: %d %v, want 409 naming labeller", st, r)
+	}
+	if st, r := f.do("POST", "/api/skip", map[string]any{"id": a["id"], "labeller": "bob"}); st != http.StatusConflict || r["field"] != "labeller" {
+		t.Errorf("bob skips ann's query: %d %v, want 409 naming labeller", st, r)
+	}
+	if st, r := f.do("POST", "/api/answer", map[string]any{"id": a["id"], "labeller": "<b>", "y": 1}); st != http.StatusBadRequest || r["field"] != "labeller" {
+		t.Errorf("an invalid labeller: %d %v, want 400 naming labeller", st, r)
+	}
+	if n := len(keptAnswers(f.events())) + countKind(f.events(), Skip); n != 0 {
+		t.Fatalf("refused answers logged %d events", n)
+	}
+	if st, r := f.do("POST", "/api/answer", map[string]any{"id": a["id"], "labeller": "ann", "y": 1}); st != http.StatusOK {
+		t.Errorf("ann answers her query: %d %v", st, r)
+	}
+	if st, r := f.do("POST", "/api/skip", map[string]any{"id": b["id"]}); st != http.StatusOK {
+		t.Errorf("a skip without a labeller: %d %v, want 200", st, r)
+	}
+	for _, e := range f.events() {
+		if e.ID == a["id"] && e.Labeller != "ann" || e.ID == b["id"] && e.Labeller != "bob" {
+			t.Errorf("event %+v under the wrong labeller", e)
+		}
+	}
+}

@@ -180,15 +180,17 @@
 //	                            remaining query is pending with others; 429
 //	                            past a per-client limit
 //	POST /api/answer {id, y[, both_bad]} (a duel) or {id, order | both_bad}
-//	                            (several arms): 200 {ok, seq, repeated} once
-//	                            on disk; the same answer again: 200,
-//	                            repeated, not logged twice; 409 answered
-//	                            differently, skipped, undone, expired and
-//	                            given to another labeller, or no longer
-//	                            pending (issued before a restart, or
-//	                            forgotten with its labeller): ask for the
-//	                            next query; 404 an id never issued
-//	POST /api/skip {id}         as /api/answer
+//	                            (several arms), optionally with labeller
+//	                            (the page sends it): 200 {ok, seq,
+//	                            repeated} once on disk; the same answer
+//	                            again: 200, repeated, not logged twice; 409
+//	                            answered differently, skipped, undone,
+//	                            expired and given to another labeller, no
+//	                            longer pending (issued before a restart, or
+//	                            forgotten with its labeller), or shown to
+//	                            another labeller than the one named: ask
+//	                            for the next query; 404 an id never issued
+//	POST /api/skip {id[, labeller]}  as /api/answer
 //	POST /api/undo {labeller}   200 {ok, undone}; 409 nothing to undo
 //	GET  /api/progress[?labeller=ID]  {answered, ties, both_bad, skipped,
 //	                            undone, pending, budget, remaining, mine,
@@ -219,6 +221,13 @@
 //     and so is a cross-origin GET or HEAD /api/next, which reserves a query
 //     (403; a page of another site could send it with an image tag); POST
 //     bodies must be application/json.
+//   - Labeller ids name people; they are no credentials. Whoever may use
+//     the server (anyone on loopback, or anyone with the token, which every
+//     labeller of a session shares) can ask for, answer, skip and undo under
+//     any labeller id, so the labellers of one session are trusted not to
+//     act for each other. The page names its labeller in answers and skips,
+//     and the server refuses an answer to another labeller's query, which
+//     catches mistakes (a stale page, a script's wrong id), not forgeries.
 //   - One client address may hold at most Options.ClientReservations
 //     queries at once and introduce at most Options.NewLabellersPerHour
 //     labeller ids an hour (429 beyond; limits.go; an id counts once it is

@@ -11,10 +11,11 @@ import (
 // bothBad for "both bad", y = ½), or a set's order (or bothBad: every arm
 // bad).
 type reply struct {
-	skip    bool
-	y       float64
-	bothBad bool
-	order   []int
+	labeller string // who answers, when the request says so; else anyone
+	skip     bool
+	y        float64
+	bothBad  bool
+	order    []int
 }
 
 // same reports whether the answered or skipped ticket t recorded r.
@@ -40,6 +41,9 @@ func (s *session) answer(id string, r reply) (seq int64, repeated bool, err erro
 			return 0, false, errorf(http.StatusConflict, "id", "query %s is no longer pending (it expired and was forgotten, or the server restarted); ask for the next query", id)
 		}
 		return 0, false, errorf(http.StatusNotFound, "id", "no query has id %q", id)
+	}
+	if r.labeller != "" && r.labeller != t.labeller {
+		return 0, false, errorf(http.StatusConflict, "labeller", "query %s was shown to another labeller, not %s; ask for your next query", id, r.labeller)
 	}
 	switch t.state {
 	case answered, skipped:
@@ -118,8 +122,11 @@ func armIDs(arms []string, idx []int) []string {
 	return out
 }
 
-// skip records a skip of ticket id (see answer).
-func (s *session) skip(id string) (int64, bool, error) { return s.answer(id, reply{skip: true}) }
+// skip records a skip of ticket id by labeller (any labeller when empty;
+// see answer).
+func (s *session) skip(id, labeller string) (int64, bool, error) {
+	return s.answer(id, reply{labeller: labeller, skip: true})
+}
 
 // undoneJSON describes an undone answer or skip.
 type undoneJSON struct {

@@ -207,14 +207,15 @@
   function answer(y) {
     if (!current || current.set) return;
     const id = current.id;
-    act(function () { return api("POST", "/api/answer", { id: id, y: y }); },
+    act(function () { return api("POST", "/api/answer", { id: id, labeller: labeller, y: y }); },
       saved(y === 0.5 ? "Equally good" : "Answer"));
   }
 
   function bothBad() {
     if (!current) return;
     const id = current.id;
-    const body = current.set ? { id: id, both_bad: true } : { id: id, y: 0.5, both_bad: true };
+    const body = current.set ? { id: id, labeller: labeller, both_bad: true } :
+      { id: id, labeller: labeller, y: 0.5, both_bad: true };
     act(function () { return api("POST", "/api/answer", body); }, saved(current.set ? "All bad" : "Both bad"));
   }
 
@@ -223,7 +224,7 @@
     if (!current || !current.set || busy || i >= current.arms.length) return;
     const id = current.id;
     if (!current.rank) {
-      act(function () { return api("POST", "/api/answer", { id: id, order: [i] }); }, saved("Best"));
+      act(function () { return api("POST", "/api/answer", { id: id, labeller: labeller, order: [i] }); }, saved("Best"));
       return;
     }
     if (ranking.indexOf(i) >= 0) return;
@@ -236,7 +237,7 @@
       }
       markRanking();
       const order = ranking.slice();
-      act(function () { return api("POST", "/api/answer", { id: id, order: order }); }, saved("Ranking"));
+      act(function () { return api("POST", "/api/answer", { id: id, labeller: labeller, order: order }); }, saved("Ranking"));
     }
   }
 
@@ -249,7 +250,7 @@
   function skip() {
     if (!current) return;
     const id = current.id;
-    act(function () { return api("POST", "/api/skip", { id: id }); }, function () { toast("Skipped"); });
+    act(function () { return api("POST", "/api/skip", { id: id, labeller: labeller }); }, function () { toast("Skipped"); });
   }
 
   function undo() {
