@@ -12,13 +12,20 @@ import (
 // Verdict is the outcome of testing a claim.
 type Verdict string
 
-// Verdicts. A claim is Undecided when a statistic its test needs is not a
-// number (too few seeds, a metric that is NaN, a slope with too few points):
-// no claim is ever decided on a NaN, whichever way a comparison with it
-// would fall.
+// Verdicts. A claim holds when its test supports it and does not hold when
+// the data contradict it; it is NotResolved when its test neither supports
+// nor contradicts it (the seeds cannot tell: a test that fails to reject in
+// both directions, an interval that straddles the bound, an ANOVA that is
+// not significant). A claim is Undecided when a statistic its test needs is
+// not a number (too few seeds, a metric that is NaN, a slope with too few
+// points): no claim is ever decided on a NaN, whichever way a comparison
+// with it would fall. Refutation-style claims (no test significant) and
+// pre-registered claims keep their own rules, which may have no NotResolved
+// (decide.go).
 const (
 	Holds        Verdict = "holds"
 	DoesNotHold  Verdict = "does not hold"
+	NotResolved  Verdict = "not resolved"
 	Undecided    Verdict = "undecided"
 	notEvaluated Verdict = "not evaluated"
 	// Pending is a recorded verdict only: the claim is pre-registered and

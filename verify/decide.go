@@ -45,26 +45,75 @@ func noneSignificant(adj []float64) Verdict {
 	return Holds
 }
 
-// below decides "the interval m ± h lies below bound": Undecided if m or h is
-// NaN (or h is negative, which no interval has).
+// allSignificantOrReversed decides "every test of the family is
+// significant" with a verdict for each outcome: Holds if every Holm-adjusted
+// p-value adj is below alpha; else DoesNotHold if the data contradict some
+// part of the claim, that is the reverse one-sided test of some comparison is
+// significant, its p-value Holm-adjusted over the same family (rev, in the
+// order of adj); else NotResolved (no test rejects in either direction).
+// Undecided if any p-value of either direction is NaN, the family is empty,
+// or the two differ in length.
+func allSignificantOrReversed(adj, rev []float64) Verdict {
+	if len(adj) == 0 || len(rev) != len(adj) || anyNaN(adj...) || anyNaN(rev...) {
+		return Undecided
+	}
+	if allSignificant(adj) == Holds {
+		return Holds
+	}
+	for _, p := range rev {
+		if p < alpha {
+			return DoesNotHold
+		}
+	}
+	return NotResolved
+}
+
+// below decides "the interval m ± h lies below bound": Holds if it does,
+// DoesNotHold if it lies entirely at or above bound (m − h ≥ bound), else
+// NotResolved (the interval contains bound); Undecided if m or h is NaN (or
+// h is negative, which no interval has).
 func below(m, h, bound float64) Verdict {
 	switch {
 	case anyNaN(m, h) || h < 0:
 		return Undecided
 	case m+h < bound:
 		return Holds
+	case m-h >= bound:
+		return DoesNotHold
 	}
-	return DoesNotHold
+	return NotResolved
 }
 
-// significant decides a single test: Holds if p < alpha, DoesNotHold if
-// p ≥ alpha, Undecided if p is NaN.
-func significant(p float64) Verdict {
+// differs decides "the groups differ" from a test of equality (a one-way
+// ANOVA's p): Holds if p < alpha, else NotResolved, since a test that does
+// not reject cannot show the groups equal; Undecided if p is NaN.
+func differs(p float64) Verdict {
 	switch {
 	case math.IsNaN(p):
 		return Undecided
 	case p < alpha:
 		return Holds
 	}
-	return DoesNotHold
+	return NotResolved
+}
+
+// allParts combines the verdicts of the parts of a claim that holds only if
+// every part does: Undecided if a part is (or there are none), else
+// DoesNotHold if a part does not hold, else NotResolved if a part is not
+// resolved, else Holds.
+func allParts(vs ...Verdict) Verdict {
+	if len(vs) == 0 || slices.Contains(vs, Undecided) {
+		return Undecided
+	}
+	for _, v := range []Verdict{DoesNotHold, NotResolved} {
+		if slices.Contains(vs, v) {
+			return v
+		}
+	}
+	for _, v := range vs {
+		if v != Holds {
+			return Undecided // a verdict no rule gives
+		}
+	}
+	return Holds
 }

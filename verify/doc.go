@@ -22,11 +22,24 @@
 // An undecided claim never agrees with its recorded verdict, so TestClaims
 // fails; TestClaimsFailClosed proves it for every claim of the table.
 //
-// Claims such as 2a–2c and 8a–8c hold only if every test of their family is
-// significant and are recorded as "does not hold": a learner that never
-// learns would agree with them. The sanity guards 0a and 0b hold only if the
-// learners those claims are about do learn (their final mean gap against the
-// exact expected mean gap of a uniformly random policy on the same instance).
+// # Not resolved
+//
+// A claim does not hold only when the data contradict it; when its test
+// neither supports nor contradicts it, it is NotResolved (decide.go). Claims
+// such as 2a–2c and 8a–8c hold only if every test of their family is
+// significant; they do not hold if the reverse one-sided test of some part is
+// significant, Holm-corrected over the same family, and are not resolved
+// otherwise. Interval claims (1a–1d, 6) do not hold only when the interval
+// lies entirely on the wrong side of the bound; the ANOVA claims 4a and 4b
+// are not resolved when the ANOVA does not reject, which cannot show the
+// settings equal. Refutation-style claims (7: no test significant; 5a and 5b
+// with Clopper–Pearson intervals) and the pre-registered claims (9a–10d, each
+// with the rule its registration in verify/prereg names) keep their own
+// rules; of these only 10b's registration names "not resolved". The sanity
+// guards 0a and 0b hold only if the learners those claims are about do learn
+// (their final mean gap against the exact expected mean gap of a uniformly
+// random policy on the same instance): a learner that never learns leaves
+// 2a–2c and 8a–8c not resolved, and fails the guards.
 //
 // # Statistics
 //

@@ -23,7 +23,7 @@ func rateClaim(id, algo, name, metric, mname string) Claim {
 		Claim:     fmt.Sprintf("The %s of Neural-ADB (%s) decreases as T grows, at a sub-linear rate (Õ(√(d̃/T)))", mname, name),
 		Source:    "Theorems 2 and 3; Section 4, Figure 1",
 		Statistic: "per seed, least-squares slope of log(" + metric + ") on log t over checkpoints t ≥ T/10 (Square); mean slope across seeds with 95% t-interval; −1/2 is the rate of the bound",
-		Test:      "holds if the interval lies below 0",
+		Test:      "holds if the interval lies below 0, does not hold if it lies at or above 0, else not resolved",
 		Runs:      func(sc Scale) []experiments.Spec { return sc.SeedsOf(spec(sc, algo, "square")) },
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var slopes []float64
@@ -75,19 +75,24 @@ type comparison struct {
 // familyResult is a claim's family of one-sided paired t-tests.
 type familyResult struct {
 	adj      []float64 // Holm-adjusted p-values, in the order of the comparisons
+	rev      []float64 // Holm-adjusted p-values of the reverse tests "b < a", same order
 	rejected []string  // labels that reject at level alpha
 	kept     []string  // the others, with their adjusted p-values
 	mde      float64   // median detectable difference at 80% power (Bonferroni level)
 }
 
-// family runs the one-sided paired t-tests of cmps and Holm-corrects them.
-// The detectable difference uses the Bonferroni level, a conservative
-// stand-in for Holm's.
+// family runs the one-sided paired t-tests of cmps and Holm-corrects them,
+// and the reverse one-sided tests, Holm-corrected over the same family (the
+// evidence that contradicts a claim, allSignificantOrReversed). The
+// detectable difference uses the Bonferroni level, a conservative stand-in
+// for Holm's.
 func family(cmps []comparison) familyResult {
 	p := make([]float64, len(cmps))
+	rev := make([]float64, len(cmps))
 	var sds []float64
 	for i, c := range cmps {
 		p[i] = stats.PairedTLess(c.a, c.b).P
+		rev[i] = stats.PairedTLess(c.b, c.a).P
 		d := make([]float64, len(c.a))
 		for k := range d {
 			d[k] = c.a[k] - c.b[k]
@@ -96,7 +101,7 @@ func family(cmps []comparison) familyResult {
 		sds = append(sds, sd)
 	}
 	var f familyResult
-	f.adj = stats.Holm(p)
+	f.adj, f.rev = stats.Holm(p), stats.Holm(rev)
 	for i, c := range cmps {
 		if f.adj[i] < alpha {
 			f.rejected = append(f.rejected, c.label)
@@ -154,7 +159,7 @@ func lowestWorstGap() Claim {
 		Claim:     "Neural-ADB (UCB) has the lowest worst gap on Square and Sine",
 		Source:    "Section 4, Figure 1",
 		Statistic: "final worst gap per seed (T), Neural-ADB (UCB) against every other algorithm, Square and Sine",
-		Test:      "one-sided paired t-test per algorithm and problem (same seeds = same instances), Holm-corrected; holds if every test is significant",
+		Test:      "one-sided paired t-test per algorithm and problem (same seeds = same instances), Holm-corrected; holds if every test is significant, does not hold if the reverse test of some comparison is (Holm over the same family), else not resolved",
 		Runs:      comparisonRuns,
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
@@ -172,7 +177,7 @@ func lowestWorstGap() Claim {
 				}
 			}
 			f := family(cmps)
-			out := Outcome{Verdict: allSignificant(f.adj), Result: f.summary()}
+			out := Outcome{Verdict: allSignificantOrReversed(f.adj, f.rev), Result: f.summary()}
 			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
 			return out, nil
 		},
@@ -191,7 +196,7 @@ func beatsBaselines(id, metric, mname string) Claim {
 		Claim:     fmt.Sprintf("Neural-ADB (UCB and TS) beats every baseline on %s, on Square and Sine", mname),
 		Source:    "Section 4, Figure 1",
 		Statistic: "final " + metric + " per seed, each Neural-ADB variant against each baseline, Square and Sine",
-		Test:      "one-sided paired t-tests, Holm-corrected over the family; holds if every test is significant",
+		Test:      "one-sided paired t-tests, Holm-corrected over the family; holds if every test is significant, does not hold if the reverse test of some comparison is (Holm over the same family), else not resolved",
 		Runs:      comparisonRuns,
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
 			var cmps []comparison
@@ -211,7 +216,7 @@ func beatsBaselines(id, metric, mname string) Claim {
 				}
 			}
 			f := family(cmps)
-			out := Outcome{Verdict: allSignificant(f.adj), Result: f.summary()}
+			out := Outcome{Verdict: allSignificantOrReversed(f.adj, f.rev), Result: f.summary()}
 			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
 			return out, nil
 		},
@@ -226,7 +231,7 @@ func trendClaim(id, axis string) Claim {
 		Claim:     fmt.Sprintf("Neural-ADB (UCB and TS) performs worse as %s grows", axis),
 		Source:    "Section 4, Figures 2 and 3",
 		Statistic: fmt.Sprintf("least-squares slope of the final worst gap and mean gap on %s over the ablation grid, seeds as replicates (Square)", axis),
-		Test:      "one-sided t-test of slope > 0 for each algorithm and metric, Holm-corrected; holds if all four are significant",
+		Test:      "one-sided t-test of slope > 0 for each algorithm and metric, Holm-corrected; holds if all four are significant, does not hold if some slope < 0 test is (Holm over the same four), else not resolved",
 		Runs: func(sc Scale) []experiments.Spec {
 			var out []experiments.Spec
 			for _, a := range algos {
@@ -238,7 +243,7 @@ func trendClaim(id, axis string) Claim {
 			return out
 		},
 		Evaluate: func(ctx context.Context, sc Scale, r Results) (Outcome, error) {
-			var p []float64
+			var p, rev []float64
 			var parts []string
 			for _, a := range algos {
 				for _, m := range metrics {
@@ -255,7 +260,7 @@ func trendClaim(id, axis string) Claim {
 						}
 					}
 					b, h, pg := stats.SlopeTest(x, y, 0.95)
-					p = append(p, pg)
+					p, rev = append(p, pg), append(rev, 1-pg) // the reverse test: slope < 0
 					parts = append(parts, fmt.Sprintf("%s %s: %.3g ± %.3g per unit", strings.TrimPrefix(a, "neural-adb-"), m, b, h))
 				}
 			}
@@ -263,7 +268,7 @@ func trendClaim(id, axis string) Claim {
 			for i := range adj {
 				parts[i] += " (adj. " + pvalue(adj[i]) + ")"
 			}
-			out := Outcome{Verdict: allSignificant(adj), Result: strings.Join(parts, "; ")}
+			out := Outcome{Verdict: allSignificantOrReversed(adj, stats.Holm(rev)), Result: strings.Join(parts, "; ")}
 			return out, nil
 		},
 	}
@@ -275,7 +280,7 @@ func networkClaim(id, axis string) Claim {
 		Claim:     fmt.Sprintf("Network %s matters: Neural-ADB's performance differs across the %s ablation", axis, axis),
 		Source:    "Appendix B, Figure 6",
 		Statistic: fmt.Sprintf("final mean gap of Neural-ADB (UCB) on Square per %s setting", axis),
-		Test:      "one-way ANOVA across settings; holds if p < 0.05",
+		Test:      "one-way ANOVA across settings; holds if p < 0.05, else not resolved (a non-significant ANOVA cannot show the settings equal)",
 		Runs: func(sc Scale) []experiments.Spec {
 			var out []experiments.Spec
 			runs, _ := sweep.NetworkRuns(sc, axis)
@@ -299,7 +304,7 @@ func networkClaim(id, axis string) Claim {
 			for i, v := range grid {
 				means = append(means, fmt.Sprintf("%d: %.3g", v, a.GroupMeans[i]))
 			}
-			out := Outcome{Verdict: significant(a.P)}
+			out := Outcome{Verdict: differs(a.P)}
 			out.Result = fmt.Sprintf("F(%d, %d) = %.2f, %s, η² = %.2f; means %s", a.DFb, a.DFw, a.F, pvalue(a.P), a.EtaSquared, strings.Join(means, ", "))
 			return out, nil
 		},

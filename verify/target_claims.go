@@ -106,7 +106,7 @@ func targetSavings() Claim {
 		Claim:     "neural-adb-target needs at most half the labels (500 of 1000) to match its passive twin on Square and Cosine (fixed pool), CEMSChoice and Statlog Shuttle held out",
 		Source:    "ours (algorithms/target_doc.go; pre-registered in verify/prereg/target.json)",
 		Statistic: "labels-to-match on the primary metric (the smallest t at which the learner's mean reaches the twin's mean at T, interpolated on the grid) with its 95% percentile bootstrap interval over seeds; on CEMSChoice and Shuttle also the full-data reference on the same splits (the linear Bradley–Terry model fitted to every training answer, pool.HeldOutReferences; algorithm " + linearReferenceName + " in the seeds file)",
-		Test:      "per problem: exempt (10a only) if the twin's mean at T is at least as good as the full-data reference's mean on the same splits (CEMSChoice and Shuttle; the synthetic problems have none); else holds if the interval's upper end is at most T/2, not resolved if only the point value is, does not hold if the point value is above T/2. Holds if every problem not exempt holds, does not hold if one does not hold, else not resolved (undecided)",
+		Test:      "per problem: exempt (10a only) if the twin's mean at T is at least as good as the full-data reference's mean on the same splits (CEMSChoice and Shuttle; the synthetic problems have none); else holds if the interval's upper end is at most T/2, not resolved if only the point value is, does not hold if the point value is above T/2. Holds if every problem not exempt holds, does not hold if one does not hold, else not resolved",
 		Seeds:     plusSeeds,
 		Prereg:    "target",
 		Runs: func(sc Scale) []experiments.Spec {
@@ -289,7 +289,8 @@ func readSavings(seeds int, est, hi, half float64, ref referenceState) savingsRe
 // savingsVerdict combines the problems' readings as registered: does not
 // hold if one does not hold; else holds if every problem not exempt holds
 // (also when every problem is exempt: the result shows it); else not
-// resolved, which the claims table shows as Undecided (notResolved).
+// resolved (NotResolved, the registration's own word), unless a problem is
+// undecided (a NaN statistic), which leaves the claim Undecided.
 func savingsVerdict(readings []savingsReading) Verdict {
 	if len(readings) == 0 {
 		return Undecided
@@ -297,18 +298,16 @@ func savingsVerdict(readings []savingsReading) Verdict {
 	if slices.Contains(readings, savingsFails) {
 		return DoesNotHold
 	}
+	if slices.Contains(readings, savingsUndecided) {
+		return Undecided
+	}
 	for _, r := range readings {
 		if r != savingsHolds && r != savingsExempt {
-			return notResolved
+			return NotResolved
 		}
 	}
 	return Holds
 }
-
-// notResolved is claim 10b's verdict when labels-to-match is at most half
-// the duels but its bootstrap interval reaches past: the claims table has no
-// separate verdict for it, so it is Undecided (the result says why).
-const notResolved = Undecided
 
 // ltm formats a labels-to-match value.
 func ltm(v float64) string {

@@ -78,7 +78,8 @@ func TestSavingsVerdict(t *testing.T) {
 		{"every problem exempt (vacuous, as registered)", []savingsReading{e, e}, Holds},
 		{"one does not hold", []savingsReading{h, f, e, h}, DoesNotHold},
 		{"one does not hold, one undecided", []savingsReading{u, f}, DoesNotHold},
-		{"one not resolved", []savingsReading{h, n, h, h}, Undecided},
+		{"one not resolved", []savingsReading{h, n, h, h}, NotResolved},
+		{"one not resolved, one undecided", []savingsReading{n, u}, Undecided},
 		{"one undecided", []savingsReading{h, h, u, h}, Undecided},
 		{"no problems", nil, Undecided},
 	} {
