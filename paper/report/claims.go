@@ -58,6 +58,8 @@ func verdictTeX(c claim) string {
 		m = `\nadbholds{}`
 	case "does not hold":
 		m = `\nadbfails{}`
+	case "not resolved":
+		m = `\nadbnotresolved{}`
 	case "undecided":
 		m = `\nadbundecided{}`
 	default:
