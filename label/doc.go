@@ -79,8 +79,10 @@
 //
 // With Options.Arms = k > 2 (and a SetProposer: LearnerProposer and
 // RoundRobin are), each query shows k arms of one context. The labeller
-// chooses the best (best of k) or, with Options.Rank, ranks them. The
-// answer is logged once (kind rank) and recorded as the strict duels it
+// chooses the best (best of k) or, with Options.Rank, ranks them (the API
+// then refuses the best alone; an order of k − 1 positions implies the
+// last, and without Options.Rank a ranking is accepted too). The answer is
+// logged once (kind rank) and recorded as the strict duels it
 // implies (Event.ImpliedPairs), which are what the proposer is fed and what
 // the export holds: for the best of k, the best arm beat each other arm (k −
 // 1 duels); for a ranking, each arm beat every arm ranked below it (k(k −

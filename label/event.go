@@ -223,7 +223,7 @@ func checkOrder(order []int, k int, bothBad bool) error {
 	case bothBad:
 		return nil
 	case len(order) != 1 && len(order) != k-1 && len(order) != k:
-		return fmt.Errorf("order has %d positions; want 1 (the best of %d) or %d (a ranking)", len(order), k, k)
+		return fmt.Errorf("order has %d positions; want 1 (the best of %d), or %d or %d (a ranking, best first; the last position may be left out)", len(order), k, k-1, k)
 	}
 	seen := make([]bool, k)
 	for _, p := range order {

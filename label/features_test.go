@@ -181,10 +181,18 @@ func TestSetsOverAPI(t *testing.T) {
 		if q["set"] != true || q["rank"] != rank || len(q["arms"].([]any)) != 3 {
 			t.Fatalf("set query %v", q)
 		}
-		for _, bad := range []any{[]int{3}, []int{0, 0, 1}, []int{}} {
-			if st, _ := f.do("POST", "/api/answer", map[string]any{"id": q["id"], "order": bad}); st != http.StatusBadRequest {
-				t.Errorf("order %v: status %d, want 400", bad, st)
+		bads := []any{[]int{3}, []int{0, 0, 1}, []int{}, []int{0, 1, 2, 3}}
+		if rank { // Options.Rank: a ranking, not only the best
+			bads = append(bads, []int{2})
+		}
+		for _, bad := range bads {
+			st, r := f.do("POST", "/api/answer", map[string]any{"id": q["id"], "order": bad})
+			if st != http.StatusBadRequest || r["field"] != "order" {
+				t.Errorf("rank %v, order %v: %d %v, want 400 naming order", rank, bad, st, r)
 			}
+		}
+		if _, r := f.do("POST", "/api/answer", map[string]any{"id": q["id"], "order": []int{0, 1, 2, 3}}); !strings.Contains(fmt.Sprint(r["error"]), "want 1 (the best of 3), or 2 or 3 (a ranking") {
+			t.Errorf("the error for a wrong length says %v", r["error"])
 		}
 		if st, _ := f.answer(q["id"], 1); st != http.StatusBadRequest {
 			t.Errorf("y for a set: status %d, want 400", st)

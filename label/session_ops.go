@@ -56,7 +56,7 @@ func (s *session) answer(id string, r reply) (seq int64, repeated bool, err erro
 	case undone:
 		return 0, false, errorf(http.StatusConflict, "id", "the answer to query %s was undone; ask for the next query", id)
 	}
-	if err := checkReply(t, r); err != nil {
+	if err := checkReply(t, r, s.opt.Rank); err != nil {
 		return 0, false, err
 	}
 	arms := s.cat.Arms(t.c)
@@ -95,8 +95,9 @@ func (s *session) issuedBefore(id string) bool {
 	return e < s.epoch || e == s.epoch && n <= s.issuedN
 }
 
-// checkReply reports a reply that does not fit the ticket's kind.
-func checkReply(t *ticket, r reply) error {
+// checkReply reports a reply that does not fit the ticket's kind; rank
+// (Options.Rank) asks for a ranking of a set, not only its best arm.
+func checkReply(t *ticket, r reply, rank bool) error {
 	switch {
 	case r.skip:
 		return nil
@@ -105,6 +106,9 @@ func checkReply(t *ticket, r reply) error {
 	case t.isSet():
 		if err := checkOrder(r.order, len(t.arms), r.bothBad); err != nil {
 			return errorf(http.StatusBadRequest, "order", "%v", err)
+		}
+		if k := len(t.arms); rank && !r.bothBad && len(r.order) == 1 {
+			return errorf(http.StatusBadRequest, "order", "this session ranks every arm shown (Options.Rank): \"order\" must have %d or %d positions, best first, not only the best", k-1, k)
 		}
 	case r.order != nil:
 		return errorf(http.StatusBadRequest, "order", "query %s is a duel: answer with \"y\", not \"order\"", t.id)
