@@ -94,7 +94,12 @@ func (s *Server) headers(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
 		if s.opt.Token == "" && !loopbackHost(r) {
-			http.Error(w, "label: this server answers only to a loopback host name without a token", http.StatusMisdirectedRequest)
+			const msg = "label: this server answers only to a loopback host name without a token"
+			if strings.HasPrefix(r.URL.Path, "/api/") {
+				writeError(w, errorf(http.StatusMisdirectedRequest, "Host", msg))
+			} else {
+				http.Error(w, msg, http.StatusMisdirectedRequest)
+			}
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -212,6 +217,8 @@ func decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	err = dec.Decode(dst)
 	var te *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &te) && te.Field == "":
+		return errorf(http.StatusBadRequest, "body", "body: want a JSON object, not %s", te.Value)
 	case errors.As(err, &te):
 		return errorf(http.StatusBadRequest, te.Field, "field %q must be a JSON %s, not %s", te.Field, te.Type, te.Value)
 	case err != nil && strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -71,6 +71,10 @@ func TestBadInput(t *testing.T) {
 		{"y out of range", "POST", "/api/answer", map[string]any{"id": id, "y": 0.7}, "", 400, "y"},
 		{"id missing", "POST", "/api/answer", map[string]any{"y": 1}, "", 400, "id"},
 		{"y missing", "POST", "/api/answer", map[string]any{"id": id}, "", 400, "y"},
+		{"an array", "POST", "/api/answer", `[1]`, "", 400, "body"},
+		{"nested arrays", "POST", "/api/skip", `[[[[1]]]]`, "", 400, "body"},
+		{"a number", "POST", "/api/undo", `3`, "", 400, "body"},
+		{"a string", "POST", "/api/answer", `"x"`, "", 400, "body"},
 		{"trailing data", "POST", "/api/answer", `{"id":"` + id + `","y":1} {}`, "", 400, "body"},
 		{"too large", "POST", "/api/answer", `{"id":"` + strings.Repeat("x", maxBody) + `","y":1}`, "", 413, "body"},
 		{"skip id missing", "POST", "/api/skip", map[string]any{}, "", 400, "id"},
@@ -89,6 +93,9 @@ func TestBadInput(t *testing.T) {
 		}
 		if r["error"] == nil {
 			t.Errorf("%s: reply %v has no error message", tc.name, r)
+		}
+		if msg := fmt.Sprint(r["error"]); strings.Contains(msg, "struct") || strings.Contains(msg, "*string") {
+			t.Errorf("%s: error %q shows a Go type", tc.name, msg)
 		}
 	}
 	if st, _ := f.do("GET", "/api/answer", nil); st != http.StatusMethodNotAllowed {

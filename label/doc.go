@@ -208,16 +208,22 @@
 //	GET  /image/{c}/{a|context} an image of the display file
 //
 // Scores and uncertainties the proposer lacks (NaN) are null. Bad input is
-// 400 with {error, field} naming the field (or "body"); a non-JSON body 415,
-// a body over 4 KiB 413, a wrong method 405.
+// 400 with {error, field} naming the field (or "body", for a body that is
+// not one JSON object); a Content-Type other than application/json (its
+// parameters, such as charset, are ignored) 415, a body over 4 KiB 413, a
+// wrong method 405. Every error of /api/ is such a JSON object, the 401 of
+// a missing token, the 403 of a cross-origin request and the 421 of a
+// Host that is not loopback included.
 //
 // # Safety rules
 //
 //   - The server listens on loopback (127.0.0.1:8080) by default and refuses
 //     any other address without Options.Token.
 //   - With a token, every page, image and API call needs it, as
-//     "Authorization: Bearer TOKEN" or ?token=TOKEN, compared in constant
-//     time; only the static script and style files are public.
+//     "Authorization: Bearer TOKEN" (the scheme in any case) or
+//     ?token=TOKEN, compared in constant time; only the files under
+//     /static/ (the pages' scripts, style and HTML, which hold no data) are
+//     public.
 //   - Without a token, requests must name a loopback Host (no DNS
 //     rebinding). Cross-origin POSTs are refused (http.CrossOriginProtection),
 //     and so is a cross-origin GET or HEAD /api/next, which reserves a query
@@ -242,6 +248,8 @@
 //     an os.Root of the display file's folder: absolute paths, "..", and
 //     symbolic links leaving the folder are rejected when the display file
 //     is read and again when an image is opened.
-//   - The http.Server has header, read, write and idle timeouts, headers are
-//     limited to 16 KiB and request bodies to 4 KiB.
+//   - The http.Server has header, read, write and idle timeouts; the request
+//     line and headers are limited to 16 KiB (http.Server.MaxHeaderBytes,
+//     beyond which net/http reads up to 4 KiB more before it answers 431),
+//     and request bodies to 4 KiB.
 package label

@@ -162,6 +162,10 @@ func TestToken(t *testing.T) {
 			{"", []string{"Authorization", "Bearer wrong"}, http.StatusUnauthorized},
 			{"token=" + token, nil, http.StatusOK},
 			{"", []string{"Authorization", "Bearer " + token}, http.StatusOK},
+			{"", []string{"Authorization", "bearer " + token}, http.StatusOK}, // the scheme ignores case
+			{"", []string{"Authorization", "BEARER  " + token}, http.StatusOK},
+			{"", []string{"Authorization", "Basic " + token}, http.StatusUnauthorized},
+			{"", []string{"Authorization", token}, http.StatusUnauthorized},
 		} {
 			u := p
 			if tc.query != "" {
@@ -189,12 +193,12 @@ func TestToken(t *testing.T) {
 	}
 	g := newFixture(t, nil, "", Options{})
 	for host, want := range map[string]int{"evil.example:80": 421, "localhost:1": 200, "127.0.0.1:1": 200, "[::1]:1": 200} {
-		if st, _ := g.do("GET", "/api/progress", nil, "Host", host); st != want {
-			t.Errorf("no token, Host %s: status %d, want %d", host, st, want)
+		if st, r := g.do("GET", "/api/progress", nil, "Host", host); st != want || want == 421 && r["error"] == nil {
+			t.Errorf("no token, Host %s: status %d, reply %v; want %d (with a JSON error)", host, st, r, want)
 		}
 	}
-	if st, _ := g.do("POST", "/api/undo", map[string]any{"labeller": "ann"}, "Sec-Fetch-Site", "cross-site"); st != http.StatusForbidden {
-		t.Errorf("cross-site POST: status %d, want 403", st)
+	if st, r := g.do("POST", "/api/undo", map[string]any{"labeller": "ann"}, "Sec-Fetch-Site", "cross-site"); st != http.StatusForbidden || r["error"] == nil {
+		t.Errorf("cross-site POST: status %d, reply %v; want 403 with a JSON error", st, r)
 	}
 }
 

@@ -268,8 +268,9 @@ func (s *Server) authorized(r *http.Request) bool {
 		return true
 	}
 	tok := r.URL.Query().Get("token")
-	if h, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		tok = h
+	// The scheme is case-insensitive (RFC 9110, section 11.1).
+	if scheme, h, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		tok = strings.TrimSpace(h)
 	}
 	sum := sha256.Sum256([]byte(tok))
 	return subtle.ConstantTimeCompare(sum[:], s.token[:]) == 1
