@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -556,4 +557,23 @@ func BenchmarkServeUndo(b *testing.B) {
 		srv.Close()
 	}
 	b.ReportMetric(float64(allRetries)/float64(b.N), "retries/op")
+}
+
+// TestServeBusyPort: serve on a port in use fails naming -addr and leaves
+// the log folder without a start line.
+func TestServeBusyPort(t *testing.T) {
+	dir := cemsDir(t, 20)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	logDir := filepath.Join(dir, "log")
+	_, _, err = nadb(append([]string{"serve", "-pool", filepath.Join(dir, "pool.csv"), "-log", logDir, "-addr", ln.Addr().String()}, small...)...)
+	if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "-addr") {
+		t.Errorf("serve on a busy port: %v; want a usage error naming -addr", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(logDir, "answers.jsonl")); err == nil {
+		t.Errorf("serve on a busy port wrote the log:\n%s", b)
+	}
 }

@@ -132,6 +132,13 @@ flags:`)
 		lp, _, err := ls.proposer(ctx, in)
 		return lp, err
 	}
+	// Listen before the session opens its log and writes its start line
+	// there, so that a busy port leaves the log as it was.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return usageError{fmt.Errorf("-addr: %w", err)}
+	}
+	defer ln.Close() // (Serve closes it too)
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := label.New(label.PoolCatalogue{File: in.file}, newProposer, label.Options{
 		Addr: *addr, LogDir: *logDir, DisplayFile: *display, Token: tok,
@@ -144,10 +151,6 @@ flags:`)
 		return usageError{err}
 	}
 	defer srv.Close()
-	ln, err := srv.Listen()
-	if err != nil {
-		return usageError{fmt.Errorf("-addr: %w", err)}
-	}
 	page := url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
 	summary := page
 	summary.Path = "/summary"
