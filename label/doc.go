@@ -65,6 +65,9 @@
 // and both bad) or the log (skips). Undo reverts the labeller's most recent
 // answer or skip that is not yet undone (repeatedly, further back) and shows
 // that query again; it is an appended event, the log is never rewritten.
+// The undone query does not keep a place in the budget (Options.Budget): at
+// the end of the budget the place an undo frees goes to whoever asks first,
+// and the labeller who undid may get "budget reached" instead of the query.
 //
 // Undo takes constant time under the session's lock. A proposer cannot
 // forget an answer, so a proposer that used the undone answer is rebuilt in
