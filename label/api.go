@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -232,13 +233,30 @@ func decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	return nil
 }
 
-// clientOf returns the address a request comes from (the per-client
-// limits' client).
+// clientOf returns the client a request comes from, for the per-client
+// limits: its IPv4 address, the /64 network of its IPv6 address (one
+// host's share), or "loopback" for every loopback address (any of
+// 127.0.0.0/8 reaches a local server), so that a client cannot escape the
+// limits by changing the address it sends from.
 func clientOf(r *http.Request) string {
-	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+	h, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		h = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(h)
+	if err != nil {
 		return h
 	}
-	return r.RemoteAddr
+	switch ip = ip.Unmap(); {
+	case ip.IsLoopback():
+		return "loopback"
+	case ip.Is6():
+		p, err := ip.WithZone("").Prefix(64)
+		if err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }
 
 func (s *Server) apiNext(w http.ResponseWriter, r *http.Request) {

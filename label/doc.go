@@ -239,12 +239,13 @@
 //     act for each other. The page names its labeller in answers and skips,
 //     and the server refuses an answer to another labeller's query, which
 //     catches mistakes (a stale page, a script's wrong id), not forgeries.
-//   - One client address may hold at most Options.ClientReservations
-//     queries at once and introduce at most Options.NewLabellersPerHour
-//     labeller ids an hour (429 beyond; limits.go; an id counts once it is
-//     shown a query, so a refused request uses none), and labellers that never
-//     answered are forgotten once their query has long expired, so made-up
-//     labeller ids can neither reserve every duel nor fill the memory.
+//   - One client (an IPv4 address, an IPv6 /64, or all of loopback) may
+//     hold at most Options.ClientReservations queries at once and introduce
+//     at most Options.NewLabellersPerHour labeller ids an hour (429 beyond;
+//     limits.go; an id counts once it is shown a query, so a refused
+//     request uses none), and labellers that never answered are forgotten
+//     once their query has long expired, so made-up labeller ids can neither
+//     reserve every duel nor fill the memory.
 //   - The pages build the DOM with textContent only (no innerHTML), and a
 //     Content-Security-Policy allows only the server's own scripts.
 //   - Images are served by index, never by a path from the request, through

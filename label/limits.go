@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// Per-client limits. A client is the address a request comes from (behind
-// a proxy, every labeller is one client: raise the limits). They stop one
+// Per-client limits. A client is the address a request comes from: an IPv4
+// address, an IPv6 /64 network, or the loopback interface as a whole
+// (clientOf; behind a proxy, every labeller is one client: raise the
+// limits). They stop one
 // client from reserving every duel, or from filling the labeller table,
 // with made-up labeller ids; the defaults are far beyond what one person
 // (or a classroom behind one address) uses.

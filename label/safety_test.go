@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -290,5 +291,41 @@ func TestRefusedUsesNoNewID(t *testing.T) {
 	f.srv.sess.mu.Unlock()
 	if n != 3 {
 		t.Errorf("%d labellers remembered, want 3 (the refused ids are not)", n)
+	}
+}
+
+// TestClientOf: the per-client limits see every loopback address as one
+// client and an IPv6 /64 as one client, so that changing the source
+// address does not escape them.
+func TestClientOf(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:5":               "loopback",
+		"127.0.0.2:5":               "loopback",
+		"127.9.8.7:5":               "loopback",
+		"[::1]:5":                   "loopback",
+		"[::ffff:127.0.0.3]:5":      "loopback",
+		"192.0.2.7:4242":            "192.0.2.7",
+		"[::ffff:192.0.2.7]:1":      "192.0.2.7",
+		"[2001:db8:1:2:3:4:5:6]:80": "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::1]:80": "2001:db8:1:2::/64",
+		"[fe80::1%eth0]:80":         "fe80::/64",
+		"not an address":            "not an address",
+		"[2001:db8:1:3::1]:80":      "2001:db8:1:3::/64",
+	} {
+		r := httptest.NewRequest("GET", "/api/next", nil)
+		r.RemoteAddr = addr
+		if got := clientOf(r); got != want {
+			t.Errorf("clientOf(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	// A second loopback address shares the first one's limit.
+	f := newFixture(t, bigCatalogue(t), "", Options{NewLabellersPerHour: 1})
+	f.next("ann")
+	req := httptest.NewRequest("GET", "/api/next?labeller=bob", nil)
+	req.RemoteAddr, req.Host = "127.0.0.2:4242", "127.0.0.1"
+	w := httptest.NewRecorder()
+	f.srv.Handler().ServeHTTP(w, req)
+	if w.Code != http.StatusTooManyRequests {
+		t.Errorf("a new id from 127.0.0.2 after one from 127.0.0.1 with a limit of 1: %d %s, want 429", w.Code, w.Body)
 	}
 }
