@@ -20,7 +20,7 @@ import (
 func rateClaim(id, algo, name, metric, mname string) Claim {
 	return Claim{
 		ID:        id,
-		Claim:     fmt.Sprintf("The %s of Neural-ADB (%s) decreases as T grows, at a sub-linear rate (Õ(√(d̃/T)))", mname, name),
+		Claim:     fmt.Sprintf("The %s of Neural-ADB (%s) decreases as T grows (the paper: at the sub-linear rate Õ(√(d̃/T)); tested here only that it decreases)", mname, name),
 		Source:    "Theorems 2 and 3; Section 4, Figure 1",
 		Statistic: "per seed, least-squares slope of log(" + metric + ") on log t over checkpoints t ≥ T/10 (Square); mean slope across seeds with 95% t-interval; −1/2 is the rate of the bound",
 		Test:      "holds if the interval lies below 0, does not hold if it lies at or above 0, else not resolved",

@@ -15,8 +15,9 @@ import (
 // whether a learner built to repair what the reproduction found wrong beats
 // the strongest neural comparators, stays near the linear learners where the
 // reward is near-linear, and generalises to held-out real data. Its
-// configuration was fixed on development seeds ≥ 101 before any of these
-// runs; they use its evaluation seeds 1…sweep.PlusSeeds (30 at paper scale),
+// configuration (DefaultPlusOptions) is unchanged since the learner's first
+// commit, which precedes these runs; its development runs were not logged
+// (README, "Neural-ADB+"). The runs use its evaluation seeds 1…sweep.PlusSeeds (30 at paper scale),
 // the runs of the figures plus-main, plus-fresh, plus-real-cems and
 // plus-real-shuttle.
 
