@@ -13,15 +13,7 @@ import (
 // schedule.
 func TestReplay(t *testing.T) {
 	p, theta := testPool(t, 11, 30, 5, 4, 3)
-	rng := rand.New(rand.NewPCG(11, 1))
-	var qs []Query
-	var ys []Feedback
-	for range 100 {
-		c, a := rng.IntN(30), rng.IntN(5)
-		b := (a + 1 + rng.IntN(4)) % 5
-		q := Query{Context: c, Arm1: a, Arm2: b}
-		qs, ys = append(qs, q), append(ys, btAnswer(p, theta, q, rng))
-	}
+	qs, ys := randomDuels(p, theta, 100, rand.New(rand.NewPCG(11, 1)))
 	cfg := Default()
 	cfg.RetrainEvery = 10
 	feed := func(l Learner, replay bool) {
@@ -89,15 +81,7 @@ func TestReplay(t *testing.T) {
 // retrain at the end, bit for bit.
 func TestReplayEndRetrains(t *testing.T) {
 	p, theta := testPool(t, 12, 30, 5, 4, 3)
-	rng := rand.New(rand.NewPCG(12, 1))
-	var qs []Query
-	var ys []Feedback
-	for range 39 {
-		c, a := rng.IntN(30), rng.IntN(5)
-		b := (a + 1 + rng.IntN(4)) % 5
-		q := Query{Context: c, Arm1: a, Arm2: b}
-		qs, ys = append(qs, q), append(ys, btAnswer(p, theta, q, rng))
-	}
+	qs, ys := randomDuels(p, theta, 39, rand.New(rand.NewPCG(12, 1)))
 	cfg := Default()
 	cfg.RetrainEvery = 20
 	replayed := func(name string, cfg Config, n int) []float64 {
@@ -162,4 +146,19 @@ func TestReplayEndRetrains(t *testing.T) {
 			t.Errorf("random-nn: replaying %d answers differs from the online schedule plus a final retrain", n)
 		}
 	}
+}
+
+// randomDuels draws n queries of uniformly random contexts and distinct
+// arms of a pool of 30 contexts × 5 arms, with their Bradley–Terry answers
+// under θ.
+func randomDuels(p *Pool, theta []float64, n int, rng *rand.Rand) ([]Query, []Feedback) {
+	var qs []Query
+	var ys []Feedback
+	for range n {
+		c, a := rng.IntN(30), rng.IntN(5)
+		b := (a + 1 + rng.IntN(4)) % 5
+		q := Query{Context: c, Arm1: a, Arm2: b}
+		qs, ys = append(qs, q), append(ys, btAnswer(p, theta, q, rng))
+	}
+	return qs, ys
 }
