@@ -108,7 +108,7 @@ func choiceBeatsTwin() Claim {
 			return Outcome{
 				Verdict: allSignificant(f.adj),
 				Result:  fmt.Sprintf("%s (n = %d seeds). %s", strings.Join(parts, "; "), sc.Seeds, f.summary()),
-				Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
+				Power:   fmt.Sprintf("median detectable difference %.3g over the family's tests (80%% power, Bonferroni level; each test not significant names its own)", f.mde),
 			}, nil
 		},
 	}
@@ -179,7 +179,7 @@ func neverWorse(cmps []comparison, worse, seeds int, learner string) Outcome {
 	return Outcome{
 		Verdict: noneSignificant(f.adj),
 		Result:  fmt.Sprintf("%d problem × checkpoint tests (n = %d seeds); the twin's mean is better in %d of them; significant after Holm: %s; closest: %s", len(cmps), seeds, worse, significant, closest),
-		Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
+		Power:   fmt.Sprintf("median detectable difference %.3g over the family's tests (80%% power, Bonferroni level; each test not significant names its own)", f.mde),
 	}
 }
 
@@ -199,7 +199,7 @@ func familyBy(cmps []comparison, test sweep.Test) familyResult {
 		if f.adj[i] < alpha {
 			f.rejected = append(f.rejected, c.label)
 		} else {
-			f.kept = append(f.kept, fmt.Sprintf("%s (adj. %s)", c.label, pvalue(f.adj[i])))
+			f.kept = append(f.kept, f.keptLabel(c.label, i))
 		}
 	}
 	return f

@@ -55,7 +55,7 @@ func beats(id, claim, source string, pairs [][2]string, metrics, problems []stri
 			}
 			f := family(cmps)
 			out := Outcome{Verdict: allSignificantOrReversed(f.adj, f.rev), Result: fmt.Sprintf("%s (n = %d seeds). %s", strings.Join(parts, "; "), sc.Seeds, f.summary())}
-			out.Power = fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde)
+			out.Power = fmt.Sprintf("median detectable difference %.3g over the family's tests (80%% power, Bonferroni level; each test not significant names its own)", f.mde)
 			return out, nil
 		},
 	}

@@ -118,7 +118,7 @@ func plusBeats(id string) Claim {
 		return Outcome{
 			Verdict: allSignificant(f.adj),
 			Result:  fmt.Sprintf("%s (n = %d seeds). %s", strings.Join(parts, "; "), sc.Seeds, f.summary()),
-			Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
+			Power:   fmt.Sprintf("median detectable difference %.3g over the family's tests (80%% power, Bonferroni level; each test not significant names its own)", f.mde),
 		}, nil
 	}
 	return c
@@ -228,7 +228,7 @@ func plusCEMS() Claim {
 			return Outcome{
 				Verdict: allSignificant(f.adj),
 				Result:  fmt.Sprintf("held-out CEMSChoice (n = %d splits): neural-adb-plus log-loss %.3g ± %.2g (ln 2 = 0.693), accuracy %.3g ± %.2g; random accuracy %.3g ± %.2g. %s", sc.Seeds, ml, hl, ma, ha, mr, hr, f.summary()),
-				Power:   fmt.Sprintf("median detectable difference %.3g (80%% power, Bonferroni level)", f.mde),
+				Power:   fmt.Sprintf("median detectable difference %.3g over the family's tests (80%% power, Bonferroni level; each test not significant names its own)", f.mde),
 			}, nil
 		},
 	}
