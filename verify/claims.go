@@ -14,9 +14,9 @@ type Verdict string
 
 // Verdicts. A claim holds when its test supports it and does not hold when
 // the data contradict it; it is NotResolved when its test neither supports
-// nor contradicts it (the seeds cannot tell: a test that fails to reject in
-// both directions, an interval that straddles the bound, an ANOVA that is
-// not significant). A claim is Undecided when a statistic its test needs is
+// nor contradicts it (the seeds cannot tell: a family in which not every
+// test is significant and no reverse test is, an interval that straddles
+// the bound, an ANOVA that is not significant). A claim is Undecided when a statistic its test needs is
 // not a number (too few seeds, a metric that is NaN, a slope with too few
 // points): no claim is ever decided on a NaN, whichever way a comparison
 // with it would fall. Refutation-style claims (no test significant) and
