@@ -50,7 +50,8 @@ func noneSignificant(adj []float64) Verdict {
 // p-value adj is below alpha; else DoesNotHold if the data contradict some
 // part of the claim, that is the reverse one-sided test of some comparison is
 // significant, its p-value Holm-adjusted over the same family (rev, in the
-// order of adj); else NotResolved (no test rejects in either direction).
+// order of adj); else NotResolved (not every test rejects, and no reverse
+// test does).
 // Undecided if any p-value of either direction is NaN, the family is empty,
 // or the two differ in length.
 func allSignificantOrReversed(adj, rev []float64) Verdict {
