@@ -189,11 +189,12 @@ func familyBy(cmps []comparison, test sweep.Test) familyResult {
 		return family(cmps)
 	}
 	f := family(cmps) // the detectable difference is the t-test's
-	p := make([]float64, len(cmps))
+	p, rev := make([]float64, len(cmps)), make([]float64, len(cmps))
 	for i, c := range cmps {
 		p[i] = sweep.PairedLess(test, c.a, c.b)
+		rev[i] = sweep.PairedLess(test, c.b, c.a)
 	}
-	f.adj = stats.Holm(p)
+	f.adj, f.rev = stats.Holm(p), stats.Holm(rev)
 	f.rejected, f.kept = nil, nil
 	for i, c := range cmps {
 		if f.adj[i] < alpha {

@@ -83,11 +83,12 @@ type familyResult struct {
 }
 
 // keptLabel is the entry of kept for comparison i: its label, its
-// adjusted p-value and the difference it detects at 80% power, in the
-// units of its own metric (a family may mix metrics, whose median
-// detectable difference would hide a weak test).
+// adjusted p-value, that of its reverse test (which decides "does not
+// hold", allSignificantOrReversed) and the difference it detects at 80%
+// power, in the units of its own metric (a family may mix metrics, whose
+// median detectable difference would hide a weak test).
 func (f familyResult) keptLabel(label string, i int) string {
-	return fmt.Sprintf("%s (adj. %s; detects %.3g)", label, pvalue(f.adj[i]), f.mdes[i])
+	return fmt.Sprintf("%s (adj. %s; reverse adj. %s; detects %.3g)", label, pvalue(f.adj[i]), pvalue(f.rev[i]), f.mdes[i])
 }
 
 // family runs the one-sided paired t-tests of cmps and Holm-corrects them,
