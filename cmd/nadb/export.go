@@ -154,6 +154,9 @@ func cmdExport(ctx context.Context, stdout, stderr io.Writer, args []string) err
 		}
 		reportReplay(stderr, "export", in, skipped)
 		sum = lp.Summary()
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("export: nothing written: %w", err)
+		}
 		if *modelPath != "" {
 			sha, err := in.poolSHA()
 			if err != nil {

@@ -577,3 +577,22 @@ func TestServeBusyPort(t *testing.T) {
 		t.Errorf("serve on a busy port wrote the log:\n%s", b)
 	}
 }
+
+// TestSuggestInterrupted: once the context is cancelled (the first SIGINT or
+// SIGTERM) suggest stops choosing, writes nothing and returns an error that
+// wraps context.Canceled, which mainStatus reports as "stopped by" the
+// signal with its exit status.
+func TestSuggestInterrupted(t *testing.T) {
+	dir := cemsDir(t, 10)
+	out := filepath.Join(t.TempDir(), "next.csv")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, &stdout, &stderr, []string{"suggest", "-pool", filepath.Join(dir, "pool.csv"), "-n", "5", "-out", out})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "nothing written") {
+		t.Errorf("suggest with a cancelled context: %v, want an error saying nothing was written, wrapping context.Canceled", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("suggest with a cancelled context wrote %s (stat: %v)", out, err)
+	}
+}

@@ -78,6 +78,9 @@ flags:`)
 	var qs []algorithms.Query
 	rows := [][]string{{"context", "arm1", "arm2", "score", "sigma"}}
 	for len(qs) < *n {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("suggest: %d of %d queries chosen, nothing written: %w", len(qs), *n, err)
+		}
 		q, r, ok := lp.Propose(qs)
 		if !ok {
 			fmt.Fprintf(stderr, "nadb suggest: the pool has only %d distinct duels\n", len(qs))
