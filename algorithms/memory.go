@@ -185,9 +185,13 @@ type MemoryError struct {
 // Msg says what is needed, what is available and what to do, without naming
 // the field (callers name it in their own terms).
 func (e *MemoryError) Msg() string {
-	return fmt.Sprintf("would need about %s of memory (largest part: %s, %s), more than the %s available (%s; %s overrides it, 0 turns the check off): make it smaller",
+	src := fmt.Sprintf("%s; %s overrides it, 0 turns the check off", e.Limit.Source, memlimit.Env)
+	if e.Limit.Source == memlimit.Env {
+		src = fmt.Sprintf("set by %s; 0 turns the check off", memlimit.Env)
+	}
+	return fmt.Sprintf("would need about %s of memory (largest part: %s, %s), more than the %s available (%s): make it smaller",
 		memlimit.Format(e.Need), e.Largest.What, memlimit.Format(e.Largest.Bytes),
-		memlimit.Format(e.Limit.Bytes), e.Limit.Source, memlimit.Env)
+		memlimit.Format(e.Limit.Bytes), src)
 }
 
 func (e *MemoryError) Error() string {

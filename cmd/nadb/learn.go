@@ -174,7 +174,7 @@ func (s *learnerSpec) proposer(ctx context.Context, in *poolInput) (*label.Learn
 		parts := algorithms.EstimateMemory(s.algo, algorithms.ShapeOf(in.file.Pool), s.cfg, len(in.answers.List))
 		var me *algorithms.MemoryError
 		if errors.As(algorithms.CheckMemory(parts, lim), &me) {
-			return nil, n, usageError{fmt.Errorf("-algo %s: with the %d answers of %s the learner %s (a learner whose state grows more slowly, or fewer answers)", s.algo, len(in.answers.List), in.answersPath, me.Msg())}
+			return nil, n, usageError{fmt.Errorf("-algo %s: with the %d answers of %s the learner %s (another -algo whose state grows more slowly, or fewer answers in -answers)", s.algo, len(in.answers.List), in.answersPath, me.Msg())}
 		}
 	}
 	l, err := algorithms.New(s.algo, s.env(in))
