@@ -122,10 +122,9 @@ func family(cmps []comparison) familyResult {
 			f.kept = append(f.kept, f.keptLabel(c.label, i))
 		}
 	}
-	slices.Sort(sds)
 	f.mde = math.NaN()
-	if len(sds) > 0 {
-		f.mde = stats.PairedMDE(len(cmps[0].a), sds[len(sds)/2], alpha/float64(len(cmps)), 0.8)
+	if len(f.mdes) > 0 {
+		f.mde = slices.Sorted(slices.Values(f.mdes))[len(f.mdes)/2]
 	}
 	return f
 }
