@@ -18,11 +18,12 @@ func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if err := optionalLabeller(req.Labeller); err != nil {
+		writeError(w, err)
+		return
+	}
 	rep := reply{labeller: req.Labeller, bothBad: req.BothBad, order: req.Order}
 	switch {
-	case req.Labeller != "" && validLabeller(req.Labeller) != nil:
-		writeError(w, validLabeller(req.Labeller))
-		return
 	case req.ID == nil || *req.ID == "":
 		writeError(w, errorf(http.StatusBadRequest, "id", "field \"id\" is missing: the id of the query from /api/next"))
 		return
@@ -53,11 +54,9 @@ func (s *Server) apiSkip(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	if req.Labeller != "" {
-		if err := validLabeller(req.Labeller); err != nil {
-			writeError(w, err)
-			return
-		}
+	if err := optionalLabeller(req.Labeller); err != nil {
+		writeError(w, err)
+		return
 	}
 	if req.ID == nil || *req.ID == "" {
 		writeError(w, errorf(http.StatusBadRequest, "id", "field \"id\" is missing: the id of the query from /api/next"))
@@ -226,4 +225,13 @@ func (s *Server) apiExport(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	WriteRecords(w, append(slices.Clone(prior), Records(events)...))
+}
+
+// optionalLabeller checks the labeller an answer or a skip may name: none
+// ("") passes, a name must be valid (validLabeller).
+func optionalLabeller(name string) error {
+	if name == "" {
+		return nil
+	}
+	return validLabeller(name)
 }
