@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/neural-adb/nadb/experiments/sweep"
@@ -35,14 +36,7 @@ func paperManifest(path string, f sweep.Figure) bool {
 	}
 	jobs := f.Jobs()
 	for _, r := range man.Runs {
-		found := false
-		for _, j := range jobs {
-			if r.Spec.T == j.Spec.T && r.Spec.Problem == j.Spec.Problem {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(jobs, func(j sweep.Job) bool { return r.Spec.T == j.Spec.T && r.Spec.Problem == j.Spec.Problem }) {
 			return false
 		}
 	}
@@ -104,7 +98,7 @@ func guardPaperTree(flagName, shown, dir, what string) error {
 // inside it, else path.
 func shortPath(path string) string {
 	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
 			return rel
 		}
 	}
